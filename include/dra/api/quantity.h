@@ -1,0 +1,74 @@
+// resource.Quantity with apimachinery's semantics: an exact decimal value with
+// a remembered format and, where apimachinery keeps it, the original text.
+// See ../shared/spec/api.md section 7.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "dra/util/result.h"
+
+namespace dra::api {
+
+enum class QuantityFormat : std::uint8_t { kDecimalSI, kBinarySI, kDecimalExponent };
+
+class Quantity {
+ public:
+  Quantity();  // zero, DecimalSI
+  ~Quantity();
+  Quantity(const Quantity&);
+  Quantity(Quantity&&) noexcept;
+  Quantity& operator=(const Quantity&);
+  Quantity& operator=(Quantity&&) noexcept;
+
+  // Parses Kubernetes quantity text. Errors carry apimachinery's messages
+  // ("quantities must match the regular expression '...'",
+  // "unable to parse quantity's suffix", ...).
+  static Result<Quantity> Parse(std::string_view text);
+  // As Parse, but REQUIRES valid text (for constants in code and tests).
+  static Quantity MustParse(std::string_view text);
+  static Quantity FromInt(std::int64_t v, QuantityFormat format = QuantityFormat::kDecimalSI);
+
+  // The text apimachinery stores and emits: the original text when it is kept
+  // verbatim (spec 7.4), otherwise the canonical form (spec 7.3).
+  std::string String() const;
+  // Always the canonical form.
+  std::string CanonicalString() const;
+
+  QuantityFormat format() const;
+  int Sign() const;  // -1, 0, 1
+  bool IsZero() const { return Sign() == 0; }
+  // -1, 0, 1 by exact numeric value; format and text are irrelevant.
+  int Compare(const Quantity& other) const;
+  bool operator==(const Quantity& other) const { return Compare(other) == 0; }
+  bool operator<(const Quantity& other) const { return Compare(other) < 0; }
+
+  // Exact arithmetic. The result takes this quantity's format and no
+  // preserved text (as apimachinery's Add/Sub do).
+  Quantity Add(const Quantity& other) const;
+  Quantity Sub(const Quantity& other) const;
+
+  // Value rounded up in magnitude to an integer, wrapping like Go's int64
+  // conversion when it does not fit (spec 7.2).
+  std::int64_t Value() const;
+  // Likewise in thousandths.
+  std::int64_t MilliValue() const;
+  // True when the value is an integer / an exact multiple of 0.001.
+  bool IsInteger() const;
+  bool IsMilliExact() const;
+  // True when Value() is exact and fits in int64 (no rounding, no wrap).
+  bool FitsInt64() const;
+  // Nearest double (for CEL's asApproximateFloat).
+  double AsApproximateDouble() const;
+
+ private:
+  struct Rep;
+  std::unique_ptr<Rep> rep_;
+};
+
+// Semantic Versioning 2.0.0 as the DRA "version" attribute accepts it (spec 8).
+bool IsValidSemver(std::string_view text);
+
+}  // namespace dra::api

@@ -1,0 +1,112 @@
+// A JSON document tree that keeps what Kubernetes' decoders can observe and a
+// plain DOM would lose: member order, duplicate keys, the literal text of
+// numbers, the exact source bytes of every value (for RawExtension), and source
+// positions for error messages. YAML documents are converted into the same tree
+// the way sigs.k8s.io/yaml converts YAML to JSON.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dra/util/result.h"
+
+namespace dra::json {
+
+enum class Kind : std::uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
+
+// 1-based line and column (in bytes); line 0 means unknown.
+struct Position {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+struct Member;
+
+class Value {
+ public:
+  Kind kind = Kind::kNull;
+  bool boolean = false;
+  // kNumber: the number's JSON text (as written in JSON input; as Go's
+  // encoding/json would print the converted YAML scalar for YAML input).
+  // kString: the decoded UTF-8 string.
+  std::string text;
+  std::vector<Value> items;     // kArray
+  std::vector<Member> members;  // kObject: source order, duplicates kept
+  Position pos;
+  // Exact source bytes [raw_begin, raw_end) of this value inside the parsed
+  // JSON text; raw_end == raw_begin when the value did not come from JSON text
+  // (YAML input, or built in code).
+  std::size_t raw_begin = 0;
+  std::size_t raw_end = 0;
+
+  bool is_null() const { return kind == Kind::kNull; }
+  bool is_object() const { return kind == Kind::kObject; }
+  bool is_array() const { return kind == Kind::kArray; }
+  bool is_string() const { return kind == Kind::kString; }
+  bool has_raw() const { return raw_end > raw_begin; }
+
+  // First member named `key`, or nullptr. REQUIRES: is_object().
+  const Value* Find(std::string_view key) const;
+
+  static Value String(std::string s);
+  static Value Number(std::string literal);
+  static Value Bool(bool b);
+  static Value Object();
+  static Value Array();
+};
+
+struct Member {
+  std::string key;
+  Value value;
+  Position key_pos;
+};
+
+struct ParseLimits {
+  // Nesting deeper than this is an error, never a stack overflow.
+  std::uint32_t max_depth = 1000;
+  // Total number of values in one document (bounds YAML alias expansion too).
+  std::size_t max_values = 50'000'000;
+};
+
+// Parses exactly one JSON value (surrounding whitespace allowed). Strict
+// RFC 8259 syntax; invalid UTF-8 is an error. Error messages start with
+// "line L, column C: ".
+Result<Value> ParseJson(std::string_view text, const ParseLimits& limits = {});
+
+struct YamlDocument {
+  Value root;           // kNull for an empty document
+  Position start;       // where the document begins
+  bool empty = false;   // no content at all (e.g. between two "---")
+};
+
+// Parses a YAML stream of one or more documents and converts each to the JSON
+// tree that sigs.k8s.io/yaml would produce (YAML 1.1 scalar resolution of
+// go-yaml v2, merge keys, aliases expanded). Error messages start with
+// "line L, column C: ".
+Result<std::vector<YamlDocument>> ParseYaml(std::string_view text, const ParseLimits& limits = {});
+
+// True when the text's first non-whitespace byte is '{' or '[' (treated as JSON).
+bool LooksLikeJson(std::string_view text);
+
+// Appends `s` as a JSON string literal the way Go's encoding/json writes it:
+// <, >, & as \u003c \u003e \u0026; U+2028/U+2029 escaped; invalid UTF-8 as
+// U+FFFD; control characters as \n \r \t or \u00XX.
+void AppendGoJsonString(std::string& out, std::string_view s);
+
+// Compact JSON of `v` with Go's string escaping; numbers printed from `text`.
+// Object members in tree order (callers sort when Go would have sorted).
+void WriteJson(const Value& v, std::string& out);
+std::string ToJson(const Value& v);
+
+// Indented JSON as kubectl -o json prints it (4-space indentation).
+std::string ToIndentedJson(const Value& v, int indent = 4);
+
+// YAML as kubectl -o yaml prints it (sigs.k8s.io/yaml over go-yaml v2): keys
+// sorted, 2-space indentation, sequences not indented under their key,
+// strings quoted only when a plain scalar would read back differently.
+std::string ToYaml(const Value& v);
+
+}  // namespace dra::json
