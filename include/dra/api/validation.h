@@ -1,0 +1,70 @@
+// Validation as kube-apiserver does it for resource.k8s.io and the pod-side
+// claim fields (spec api.md section 4): the errors a client sees after the
+// hand-written and declarative validators are merged, in that order, with
+// kube-apiserver's paths and messages.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "dra/api/feature_gates.h"
+#include "dra/api/field_error.h"
+#include "dra/api/resource.h"
+
+namespace dra::api {
+
+// The seam where the CEL engine checks selector expressions (spec 4.11,
+// steps 2 and 3). Without one, only the length limit is checked.
+class SelectorChecker {
+ public:
+  virtual ~SelectorChecker() = default;
+  // Appends errors for `expression` at `field` ("...cel.expression"):
+  // compile errors, non-bool results, cost over the limit. `stored` selects
+  // the lenient environment used for unchanged stored expressions.
+  virtual void Check(std::string_view expression, const std::string& field, bool stored,
+                     const FeatureGates& gates, FieldErrors& errors) const = 0;
+};
+
+struct ValidationOptions {
+  FeatureGates gates;
+  const SelectorChecker* selector_checker = nullptr;
+  // Labels of a namespace, for the admin-access check (spec 4.8); nullopt
+  // when the namespace cannot be retrieved. Unset function: every namespace
+  // is treated as existing without labels.
+  std::function<std::optional<StringMap>(std::string_view ns)> namespace_labels;
+  // The API version of the request (v1, v1beta2, v1beta1); declarative error
+  // paths use its shape (spec 4.2).
+  std::string request_version = "v1";
+};
+
+FieldErrors ValidateResourceSlice(const ResourceSlice& slice, const ValidationOptions& options);
+FieldErrors ValidateResourceSliceUpdate(const ResourceSlice& slice, const ResourceSlice& old,
+                                        const ValidationOptions& options);
+FieldErrors ValidateDeviceClass(const DeviceClass& cls, const ValidationOptions& options);
+FieldErrors ValidateDeviceClassUpdate(const DeviceClass& cls, const DeviceClass& old,
+                                      const ValidationOptions& options);
+FieldErrors ValidateResourceClaim(const ResourceClaim& claim, const ValidationOptions& options);
+FieldErrors ValidateResourceClaimUpdate(const ResourceClaim& claim, const ResourceClaim& old,
+                                        const ValidationOptions& options);
+FieldErrors ValidateResourceClaimStatusUpdate(const ResourceClaim& claim,
+                                              const ResourceClaim& old,
+                                              const ValidationOptions& options);
+FieldErrors ValidateResourceClaimTemplate(const ResourceClaimTemplate& tmpl,
+                                          const ValidationOptions& options);
+FieldErrors ValidateDeviceTaintRule(const DeviceTaintRule& rule, const ValidationOptions& options);
+FieldErrors ValidateDeviceTaintRuleUpdate(const DeviceTaintRule& rule, const DeviceTaintRule& old,
+                                          const ValidationOptions& options);
+// The claim-related parts of Pod validation (spec 9.1).
+FieldErrors ValidatePodClaims(const Pod& pod, const ValidationOptions& options);
+
+// Registry strategies before create (spec 4.13): generation, status reset,
+// fields of disabled feature gates dropped silently.
+void PrepareForCreate(ResourceSlice& slice, const FeatureGates& gates);
+void PrepareForCreate(DeviceClass& cls, const FeatureGates& gates);
+void PrepareForCreate(ResourceClaim& claim, const FeatureGates& gates);
+void PrepareForCreate(ResourceClaimTemplate& tmpl, const FeatureGates& gates);
+void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& gates);
+
+}  // namespace dra::api
