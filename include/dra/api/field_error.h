@@ -54,8 +54,8 @@ FieldError NotSupported(std::string field, std::string_view value,
                         const std::vector<std::string_view>& supported);
 FieldError Duplicate(std::string field, std::string rendered_value);
 FieldError NotFound(std::string field, std::string rendered_value, std::string detail = {});
-FieldError TooLong(std::string field, std::int64_t max_bytes);          // "... N bytes"
-FieldError TooLongChars(std::string field, std::int64_t max_chars);     // DV maxLength
+FieldError TooLong(std::string field, std::int64_t max_bytes);       // "... N bytes"
+FieldError TooLongChars(std::string field, std::int64_t max_chars);  // DV maxLength
 FieldError TooMany(std::string field, std::int64_t actual, std::int64_t max);
 FieldError InternalError(std::string field, std::string detail);
 

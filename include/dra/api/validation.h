@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "dra/api/feature_gates.h"
 #include "dra/api/field_error.h"
@@ -48,8 +49,7 @@ FieldErrors ValidateDeviceClassUpdate(const DeviceClass& cls, const DeviceClass&
 FieldErrors ValidateResourceClaim(const ResourceClaim& claim, const ValidationOptions& options);
 FieldErrors ValidateResourceClaimUpdate(const ResourceClaim& claim, const ResourceClaim& old,
                                         const ValidationOptions& options);
-FieldErrors ValidateResourceClaimStatusUpdate(const ResourceClaim& claim,
-                                              const ResourceClaim& old,
+FieldErrors ValidateResourceClaimStatusUpdate(const ResourceClaim& claim, const ResourceClaim& old,
                                               const ValidationOptions& options);
 FieldErrors ValidateResourceClaimTemplate(const ResourceClaimTemplate& tmpl,
                                           const ValidationOptions& options);
@@ -66,5 +66,19 @@ void PrepareForCreate(DeviceClass& cls, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaim& claim, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaimTemplate& tmpl, const FeatureGates& gates);
 void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& gates);
+
+}  // namespace dra::api
+
+namespace dra::api {
+
+// What `kubectl apply` of a new object would be told: the registry strategy
+// runs (PrepareForCreate), then create validation. A ResourceClaim that
+// carries a status is additionally checked as a status update of the same
+// claim without status, because that is the only way such a status reaches
+// the server. Node and Namespace have no checks here.
+FieldErrors ValidateForCreate(
+    const std::variant<ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate,
+                       DeviceTaintRule, Node, Pod, Namespace>& object,
+    const ValidationOptions& options);
 
 }  // namespace dra::api

@@ -77,9 +77,9 @@ struct ParseLimits {
 Result<Value> ParseJson(std::string_view text, const ParseLimits& limits = {});
 
 struct YamlDocument {
-  Value root;           // kNull for an empty document
-  Position start;       // where the document begins
-  bool empty = false;   // no content at all (e.g. between two "---")
+  Value root;          // kNull for an empty document
+  Position start;      // where the document begins
+  bool empty = false;  // no content at all (e.g. between two "---")
 };
 
 // Parses a YAML stream of one or more documents and converts each to the JSON
@@ -108,5 +108,50 @@ std::string ToIndentedJson(const Value& v, int indent = 4);
 // sorted, 2-space indentation, sequences not indented under their key,
 // strings quoted only when a plain scalar would read back differently.
 std::string ToYaml(const Value& v);
+
+// ---------------------------------------------------------------------------
+// Go scalar semantics shared by the parsers and writers above, exposed for
+// callers and tests that need the same rules.
+
+// One UTF-8 sequence decoded as Go's utf8.DecodeRuneInString does: an invalid,
+// overlong, surrogate or truncated sequence decodes as {U+FFFD, 1}.
+// REQUIRES: !s.empty().
+struct DecodedRune {
+  char32_t rune;
+  std::uint32_t size;
+};
+DecodedRune DecodeUtf8Rune(std::string_view s);
+
+// Go's strconv.FormatFloat(f, 'g', -1, bits) for bits 32 or 64 (with 32, f is
+// first rounded to float32), e.g. "1e+06", "0.1", "+Inf".
+std::string FormatGoFloatG(double f, int bits = 64);
+
+// How Go's encoding/json writes a float64 ("1e+21", "1e-7", "0.000001");
+// NaN and infinities are an error ("json: unsupported value: +Inf").
+Result<std::string> FormatGoJsonFloat(double f);
+
+// What go-yaml v2 resolves a scalar to.
+enum class YamlScalarType : std::uint8_t {
+  kNull,
+  kBool,
+  kInt,        // int_value
+  kUint,       // uint_value: above int64's range
+  kFloat,      // float_value
+  kTimestamp,  // kept as the original string, as go-yaml v2 does for interface{}
+  kString,
+};
+struct YamlScalar {
+  YamlScalarType type = YamlScalarType::kString;
+  bool boolean = false;
+  std::int64_t int_value = 0;
+  std::uint64_t uint_value = 0;
+  double float_value = 0;
+};
+
+// go-yaml v2's resolve(tag, text). `tag` is "" for a plain scalar, or a long
+// tag ("tag:yaml.org,2002:int"); a tag go-yaml cannot resolve (custom tags,
+// !!binary, !!map) gives a string. A tag that does not fit the text is an
+// error worded as go-yaml's ("cannot decode !!str `abc` as a !!int").
+Result<YamlScalar> ResolveYamlScalar(std::string_view tag, std::string_view text);
 
 }  // namespace dra::json

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The whole test suite: set up, then
+#   1. formatting check (clang-format),
+#   2. release build and every test under ctest,
+#   3. the same tests built with AddressSanitizer and UndefinedBehaviorSanitizer,
+#   4. every libFuzzer target for a bounded time (DRA_FUZZ_SECONDS each, default 30).
+# Ends with one line "tests: N passed, N failed" counting ctest cases of both
+# builds, the format check and the fuzz targets.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+fuzz_seconds=${DRA_FUZZ_SECONDS:-30}
+passed=0
+failed=0
+step() { echo; echo "=== $*"; }
+count() {  # count <passed> <failed>
+  passed=$((passed + $1)); failed=$((failed + $2))
+}
+# Runs ctest and adds its case counts.
+run_ctest() {
+  local log
+  log=$(mktemp)
+  ctest "$@" 2>&1 | tee "$log"
+  local total fails
+  total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  fails=$(sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
+  if [[ -z "$total" ]]; then count 0 1; echo "ctest did not run"; rm -f "$log"; return; fi
+  count $((total - fails)) "$fails"
+  rm -f "$log"
+}
+
+step "bootstrap"
+scripts/bootstrap.sh || exit 2
+
+step "clang-format"
+if scripts/check-format.sh; then count 1 0; else count 0 1; fi
+
+step "release build and tests"
+scripts/build.sh release || exit 2
+run_ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+step "sanitizer build and tests (ASan + UBSan)"
+scripts/build.sh asan || exit 2
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  run_ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE slow
+
+step "fuzz targets (${fuzz_seconds}s each)"
+scripts/build.sh fuzz || exit 2
+for f in build-fuzz/fuzz/*_fuzz; do
+  name=$(basename "$f")
+  corpus="fuzz/corpus/${name%_fuzz}"
+  work=$(mktemp -d)
+  [[ -d "$corpus" ]] && cp -r "$corpus"/. "$work"/
+  if "$f" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 "$work" \
+      > "build-fuzz/$name.log" 2>&1; then
+    count 1 0
+    echo "$name: clean after ${fuzz_seconds}s ($(grep -c '' "build-fuzz/$name.log") log lines)"
+  else
+    count 0 1
+    echo "$name: FAILED"; tail -40 "build-fuzz/$name.log"
+  fi
+  rm -rf "$work"
+done
+
+echo
+echo "tests: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

@@ -1,0 +1,52 @@
+#include <variant>
+
+#include "dra/api/validation.h"
+
+namespace dra::api {
+namespace {
+
+template <class T>
+bool HasStatus(const T& object) {
+  return !(object.status == decltype(object.status){});
+}
+
+}  // namespace
+
+FieldErrors ValidateForCreate(
+    const std::variant<ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate,
+                       DeviceTaintRule, Node, Pod, Namespace>& object,
+    const ValidationOptions& options) {
+  FieldErrors errors;
+  auto append = [&errors](FieldErrors more) {
+    for (FieldError& e : more) errors.push_back(std::move(e));
+  };
+  if (const auto* slice = std::get_if<ResourceSlice>(&object)) {
+    ResourceSlice prepared = *slice;
+    PrepareForCreate(prepared, options.gates);
+    append(ValidateResourceSlice(prepared, options));
+  } else if (const auto* cls = std::get_if<DeviceClass>(&object)) {
+    DeviceClass prepared = *cls;
+    PrepareForCreate(prepared, options.gates);
+    append(ValidateDeviceClass(prepared, options));
+  } else if (const auto* claim = std::get_if<ResourceClaim>(&object)) {
+    ResourceClaim created = *claim;
+    PrepareForCreate(created, options.gates);
+    append(ValidateResourceClaim(created, options));
+    if (HasStatus(*claim)) {
+      append(ValidateResourceClaimStatusUpdate(*claim, created, options));
+    }
+  } else if (const auto* tmpl = std::get_if<ResourceClaimTemplate>(&object)) {
+    ResourceClaimTemplate prepared = *tmpl;
+    PrepareForCreate(prepared, options.gates);
+    append(ValidateResourceClaimTemplate(prepared, options));
+  } else if (const auto* rule = std::get_if<DeviceTaintRule>(&object)) {
+    DeviceTaintRule prepared = *rule;
+    PrepareForCreate(prepared, options.gates);
+    append(ValidateDeviceTaintRule(prepared, options));
+  } else if (const auto* pod = std::get_if<Pod>(&object)) {
+    append(ValidatePodClaims(*pod, options));
+  }
+  return errors;
+}
+
+}  // namespace dra::api

@@ -1,0 +1,12 @@
+// The dra program's subcommands. Each registers itself on the CLI11 app and
+// returns the process exit status through `exit_code` when run.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace dra::cli {
+
+void AddValidateCommand(CLI::App& app, int& exit_code);
+void AddConvertCommand(CLI::App& app, int& exit_code);
+
+}  // namespace dra::cli

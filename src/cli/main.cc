@@ -1,0 +1,26 @@
+// dra: Kubernetes Dynamic Resource Allocation tools in one program.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"dra: Kubernetes Dynamic Resource Allocation, in C++", "dra"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "dra 0.1.0 (resource.k8s.io v1, Kubernetes 1.37)");
+  int exit_code = 0;
+  dra::cli::AddValidateCommand(app, exit_code);
+  dra::cli::AddConvertCommand(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    // Usage errors are "input that cannot be read": status 2.
+    return rc == 0 ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "dra: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return exit_code;
+}

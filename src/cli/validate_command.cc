@@ -1,0 +1,168 @@
+// dra validate: every object checked as kube-apiserver would on create.
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/manifest_flags.h"
+#include "dra/api/codec.h"
+#include "dra/api/field_error.h"
+#include "dra/api/manifest.h"
+#include "dra/api/validation.h"
+
+namespace dra::cli {
+namespace {
+
+using api::FieldErrors;
+
+struct ValidateFlags {
+  ManifestFlags manifests;
+  std::string output = "text";
+  bool quiet = false;
+};
+
+// kubectl's rendering of a 422: one cause inline, several as a bullet list.
+std::string KubectlInvalidMessage(std::string_view kind, std::string_view name,
+                                  const FieldErrors& errors) {
+  std::string out = "The " + std::string(kind) + " \"" + std::string(name) + "\" is invalid: ";
+  if (errors.size() == 1) return out + errors[0].ToString();
+  for (const api::FieldError& e : errors) out += "\n* " + e.ToString();
+  return out;
+}
+
+std::string Where(const api::ManifestDocument& doc, json::Position pos) {
+  std::string out = doc.source + ": document " + std::to_string(doc.index);
+  if (pos.line > 0) out += " (line " + std::to_string(pos.line) + ")";
+  return out;
+}
+
+// Namespaces named in the input supply labels for the admin-access check.
+std::map<std::string, api::StringMap> NamespaceLabels(const api::ManifestSet& set) {
+  std::map<std::string, api::StringMap> out;
+  for (const api::ManifestDocument& doc : set.documents) {
+    for (const api::DecodedObject& o : doc.decoded.objects) {
+      if (const auto* ns = std::get_if<api::Namespace>(&o.object)) {
+        out[ns->metadata.name] = ns->metadata.labels;
+      }
+    }
+  }
+  return out;
+}
+
+int Run(const ValidateFlags& flags) {
+  api::ManifestOptions manifest_options;
+  api::ValidationOptions validation;
+  if (int rc = flags.manifests.Prepare(manifest_options, validation.gates); rc != 0) return rc;
+
+  api::ManifestSet set = api::ReadManifests(flags.manifests.files, manifest_options);
+  auto namespaces = NamespaceLabels(set);
+  validation.namespace_labels =
+      [&namespaces](std::string_view ns) -> std::optional<api::StringMap> {
+    auto it = namespaces.find(std::string(ns));
+    return it == namespaces.end() ? api::StringMap{} : it->second;
+  };
+
+  const bool as_json = flags.output == "json";
+  nlohmann::ordered_json report = nlohmann::ordered_json::array();
+  int valid = 0, invalid = 0;
+
+  for (const api::ManifestReadError& e : set.read_errors) {
+    if (as_json) {
+      report.push_back(
+          {{"file", e.source}, {"valid", false}, {"readable", false}, {"message", e.message}});
+    } else {
+      std::cerr << "error: " << e.source << ": " << e.message << "\n";
+    }
+  }
+  for (api::ManifestDocument& doc : set.documents) {
+    for (const api::DecodeError& e : doc.decoded.errors) {
+      ++invalid;
+      if (as_json) {
+        report.push_back({{"file", doc.source},
+                          {"document", doc.index},
+                          {"line", e.pos.line},
+                          {"kind", e.kind},
+                          {"name", e.name},
+                          {"valid", false},
+                          {"message", e.message},
+                          {"errors", nlohmann::json::array()}});
+      } else {
+        std::cout << Where(doc, e.pos) << ": " << e.message << "\n";
+      }
+    }
+    for (api::DecodedObject& decoded : doc.decoded.objects) {
+      api::ObjectMeta meta = api::MetaOf(decoded.object);
+      std::string_view kind = api::KindOf(decoded.object);
+      bool namespaced = kind == "ResourceClaim" || kind == "ResourceClaimTemplate" || kind == "Pod";
+      if (namespaced && meta.namespace_.empty()) {
+        // kubectl fills in the namespace of the current context.
+        std::visit([&](auto& o) { o.metadata.namespace_ = flags.manifests.namespace_; },
+                   decoded.object);
+        meta.namespace_ = flags.manifests.namespace_;
+      }
+      validation.request_version = std::string(api::VersionName(decoded.version));
+      FieldErrors errors = api::ValidateForCreate(decoded.object, validation);
+      std::string name = meta.name.empty() ? meta.generate_name : meta.name;
+      if (errors.empty()) {
+        ++valid;
+      } else {
+        ++invalid;
+      }
+      if (as_json) {
+        nlohmann::ordered_json errs = nlohmann::ordered_json::array();
+        for (const api::FieldError& e : errors) {
+          errs.push_back({{"field", e.field}, {"reason", e.Reason()}, {"message", e.Body()}});
+        }
+        nlohmann::ordered_json entry = {{"file", doc.source},
+                                        {"document", doc.index},
+                                        {"line", decoded.pos.line},
+                                        {"kind", kind},
+                                        {"name", name}};
+        if (namespaced) entry["namespace"] = meta.namespace_;
+        entry["valid"] = errors.empty();
+        if (!errors.empty()) {
+          entry["message"] = api::InvalidObjectMessage(kind, KindGroup(kind), name, errors);
+        }
+        entry["errors"] = errs;
+        report.push_back(entry);
+      } else if (!errors.empty()) {
+        std::cout << Where(doc, decoded.pos) << ": " << KubectlInvalidMessage(kind, name, errors)
+                  << "\n";
+      } else if (!flags.quiet) {
+        std::cout << Where(doc, decoded.pos) << ": " << kind << " \"" << name << "\" is valid\n";
+      }
+    }
+  }
+  const int unreadable = static_cast<int>(set.read_errors.size());
+  if (as_json) {
+    nlohmann::ordered_json out = {
+        {"objects", report},
+        {"summary", {{"valid", valid}, {"invalid", invalid}, {"unreadable", unreadable}}}};
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << valid << " valid, " << invalid << " invalid";
+    if (unreadable > 0) std::cout << ", " << unreadable << " unreadable";
+    std::cout << "\n";
+  }
+  if (unreadable > 0) return 2;
+  return invalid > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+void AddValidateCommand(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<ValidateFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate",
+      "Check manifests as kube-apiserver would on create (exit 0 valid, 1 invalid, "
+      "2 unreadable)");
+  flags->manifests.Register(*cmd, /*with_gates=*/true);
+  cmd->add_option("-o,--output", flags->output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("-q,--quiet", flags->quiet, "Print only invalid objects and the summary");
+  cmd->callback([flags, &exit_code] { exit_code = Run(*flags); });
+}
+
+}  // namespace dra::cli
