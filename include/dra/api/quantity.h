@@ -45,8 +45,8 @@ class Quantity {
   bool operator==(const Quantity& other) const { return Compare(other) == 0; }
   bool operator<(const Quantity& other) const { return Compare(other) < 0; }
 
-  // Exact arithmetic. The result takes this quantity's format and no
-  // preserved text (as apimachinery's Add/Sub do).
+  // Exact arithmetic. The result takes this quantity's format (the other's
+  // when this one is zero) and no preserved text, as apimachinery's Add/Sub do.
   Quantity Add(const Quantity& other) const;
   Quantity Sub(const Quantity& other) const;
 
@@ -64,11 +64,33 @@ class Quantity {
   double AsApproximateDouble() const;
 
  private:
-  struct Rep;
-  std::unique_ptr<Rep> rep_;
+  // An arbitrary-precision integer (GMP), defined in quantity.cc.
+  struct BigCoefficient;
+
+  // Sets the value to coefficient * 10^exponent and restores the invariants below.
+  void SetValue(std::int64_t coefficient, std::int64_t exponent);
+  void SetValue(BigCoefficient&& coefficient, std::int64_t exponent);
+  // The coefficient as a big integer, whichever form holds it.
+  BigCoefficient Coefficient() const;
+  void Negate();
+  // The value divided by 10^unit_exponent, rounded away from zero, modulo 2^64.
+  std::int64_t WrappedUnits(int unit_exponent) const;
+
+  // The value is coefficient * 10^exponent_, the coefficient being small_ unless big_ is set.
+  // Invariants, which make the representation of each value unique:
+  //  * a non-zero coefficient has no trailing decimal zero; zero has exponent_ 0;
+  //  * big_ is set exactly when the coefficient does not fit in int64;
+  //  * exponent_ >= -9: parsing rounds to nano and arithmetic keeps multiples of 10^-9.
+  std::int64_t small_ = 0;
+  std::int32_t exponent_ = 0;
+  QuantityFormat format_ = QuantityFormat::kDecimalSI;
+  std::unique_ptr<BigCoefficient> big_;
+  // The input text when apimachinery keeps it verbatim (spec 7.4); empty otherwise.
+  std::string text_;
 };
 
-// Semantic Versioning 2.0.0 as the DRA "version" attribute accepts it (spec 8).
+// Semantic Versioning 2.0.0 as the DRA "version" attribute accepts it (spec 8):
+// the grammar only; the 64-byte limit is a separate check.
 bool IsValidSemver(std::string_view text);
 
 }  // namespace dra::api
