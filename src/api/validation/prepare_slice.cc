@@ -1,0 +1,60 @@
+// Registry strategies before create for ResourceSlice and DeviceTaintRule
+// (spec api.md 4.13): generation 1, no status, and the fields of disabled
+// feature gates dropped silently.
+#include "dra/api/validation.h"
+
+namespace dra::api {
+
+void PrepareForCreate(ResourceSlice& slice, const FeatureGates& gates) {
+  slice.metadata.generation = 1;
+  ResourceSliceSpec& spec = slice.spec;
+
+  if (!gates.Enabled(Feature::kDRAPartitionableDevices)) {
+    spec.shared_counters.set_nil();
+    spec.per_device_node_selection.reset();
+  }
+  // The older registry code ties the partition type to DRAResourcePoolStatus;
+  // with DRAPartitionableDevicesType off, declarative validation forbids it.
+  if (!gates.Enabled(Feature::kDRAResourcePoolStatus)) spec.partition_type_attribute.reset();
+  if (!gates.Enabled(Feature::kDRAOptionalNodeOperations)) spec.skip_node_operations.set_nil();
+
+  const bool binding_conditions = gates.Enabled(Feature::kDRADeviceBindingConditions) &&
+                                  gates.Enabled(Feature::kDRAResourceClaimDeviceStatus);
+  for (Device& device : spec.devices) {
+    if (!gates.Enabled(Feature::kDRADeviceTaints)) device.taints.set_nil();
+    if (!gates.Enabled(Feature::kDRAPartitionableDevices)) {
+      device.consumes_counters.set_nil();
+      device.node_name.reset();
+      device.node_selector.reset();
+      device.all_nodes.reset();
+    }
+    if (!binding_conditions) {
+      device.binding_conditions.set_nil();
+      device.binding_failure_conditions.set_nil();
+      device.binds_to_node.reset();
+    }
+    if (!gates.Enabled(Feature::kDRAConsumableCapacity)) {
+      device.allow_multiple_allocations.reset();
+      for (auto& [name, capacity] : device.capacity) capacity.request_policy.reset();
+    }
+    if (!gates.Enabled(Feature::kDRANodeAllocatableResources)) {
+      device.node_allocatable_resources.clear();
+    }
+    if (!gates.Enabled(Feature::kDRAListTypeAttributes)) {
+      // The attribute stays, possibly without any value left.
+      for (auto& [name, attribute] : device.attributes) {
+        attribute.int_values.set_nil();
+        attribute.bool_values.set_nil();
+        attribute.string_values.set_nil();
+        attribute.version_values.set_nil();
+      }
+    }
+  }
+}
+
+void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& /*gates*/) {
+  rule.metadata.generation = 1;
+  rule.status = DeviceTaintRuleStatus{};
+}
+
+}  // namespace dra::api

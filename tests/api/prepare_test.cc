@@ -1,0 +1,125 @@
+// Registry strategies before create for DeviceClass, ResourceClaim and
+// ResourceClaimTemplate (spec api.md 4.13).
+#include <gtest/gtest.h>
+
+#include "dra/api/validation.h"
+#include "validation_test_support.h"
+
+namespace dra::api {
+namespace {
+
+using testing::ExactRequest;
+using testing::SubRequest;
+
+// A spec using every gated field that claims and templates can carry.
+ResourceClaimSpec GatedSpec() {
+  ResourceClaimSpec spec;
+  DeviceRequest exact = ExactRequest("gpu");
+  exact.exactly->admin_access = true;
+  exact.exactly->tolerations.emplace_back();
+  exact.exactly->capacity.emplace();
+  spec.devices.requests.push_back(exact);
+  DeviceSubRequest sub = SubRequest("sub");
+  sub.tolerations.emplace_back();
+  sub.capacity.emplace();
+  spec.devices.requests.push_back(testing::FirstAvailableRequest("pick", {sub}));
+  DeviceConstraint constraint;
+  constraint.distinct_attribute = "gpu.example.com/id";
+  spec.devices.constraints.push_back(constraint);
+  return spec;
+}
+
+FeatureGates AllClaimGatesOff() {
+  FeatureGates gates;
+  gates.Set(Feature::kDRAPrioritizedList, false);
+  gates.Set(Feature::kDRADeviceTaints, false);
+  gates.Set(Feature::kDRAAdminAccess, false);
+  gates.Set(Feature::kDRAConsumableCapacity, false);
+  return gates;
+}
+
+TEST(PrepareForCreateTest, DeviceClassStartsAtGenerationOne) {
+  DeviceClass cls;
+  cls.metadata.generation = 7;
+  PrepareForCreate(cls, FeatureGates{});
+  EXPECT_EQ(cls.metadata.generation, 1);
+}
+
+TEST(PrepareForCreateTest, ClaimStatusIsCleared) {
+  ResourceClaim claim = testing::ValidClaim();
+  claim.status.allocation.emplace();
+  claim.status.reserved_for.emplace_back();
+  claim.status.devices.emplace_back();
+  PrepareForCreate(claim, FeatureGates{});
+  EXPECT_EQ(claim.status, ResourceClaimStatus{});
+  EXPECT_TRUE(claim.status.reserved_for.nil());
+  EXPECT_EQ(claim.spec, testing::ValidClaim().spec);
+}
+
+TEST(PrepareForCreateTest, EnabledGatesKeepTheirFields) {
+  ResourceClaim claim;
+  claim.spec = GatedSpec();
+  PrepareForCreate(claim, FeatureGates{});
+  EXPECT_EQ(claim.spec, GatedSpec());
+}
+
+TEST(PrepareForCreateTest, DisabledGatesDropTheirFields) {
+  ResourceClaim claim;
+  claim.spec = GatedSpec();
+  PrepareForCreate(claim, AllClaimGatesOff());
+  const DeviceClaim& devices = claim.spec.devices;
+  const ExactDeviceRequest& exact = *devices.requests[0].exactly;
+  EXPECT_FALSE(exact.admin_access.has_value());
+  EXPECT_TRUE(exact.tolerations.nil());
+  EXPECT_FALSE(exact.capacity.has_value());
+  EXPECT_EQ(exact.device_class_name, "gpu.example.com");
+  EXPECT_TRUE(devices.requests[1].first_available.nil());
+  EXPECT_FALSE(devices.constraints[0].distinct_attribute.has_value());
+}
+
+TEST(PrepareForCreateTest, EachGateDropsOnlyItsFields) {
+  ResourceClaim claim;
+  claim.spec = GatedSpec();
+  FeatureGates gates;
+  gates.Set(Feature::kDRADeviceTaints, false);
+  PrepareForCreate(claim, gates);
+  ResourceClaimSpec expected = GatedSpec();
+  expected.devices.requests[0].exactly->tolerations.set_nil();
+  expected.devices.requests[1].first_available[0].tolerations.set_nil();
+  EXPECT_EQ(claim.spec, expected);
+  EXPECT_TRUE(claim.spec.devices.requests[1].first_available[0].tolerations.nil());
+
+  claim.spec = GatedSpec();
+  gates = FeatureGates{};
+  gates.Set(Feature::kDRAConsumableCapacity, false);
+  PrepareForCreate(claim, gates);
+  EXPECT_FALSE(claim.spec.devices.requests[1].first_available[0].capacity.has_value());
+  EXPECT_FALSE(claim.spec.devices.requests[0].exactly->capacity.has_value());
+  EXPECT_TRUE(claim.spec.devices.requests[0].exactly->admin_access.has_value());
+}
+
+TEST(PrepareForCreateTest, TemplateSpecIsPreparedLikeAClaim) {
+  ResourceClaimTemplate tmpl;
+  tmpl.spec.spec = GatedSpec();
+  PrepareForCreate(tmpl, FeatureGates{});
+  EXPECT_EQ(tmpl.spec.spec, GatedSpec());
+  PrepareForCreate(tmpl, AllClaimGatesOff());
+  EXPECT_FALSE(tmpl.spec.spec.devices.requests[0].exactly->admin_access.has_value());
+  EXPECT_TRUE(tmpl.spec.spec.devices.requests[1].first_available.nil());
+}
+
+// With firstAvailable dropped the request has neither alternative, which
+// validation then reports.
+TEST(PrepareForCreateTest, DroppedFirstAvailableIsReportedByValidation) {
+  ResourceClaim claim = testing::ValidClaim();
+  claim.spec.devices.requests[0] = testing::FirstAvailableRequest("gpu", {SubRequest("a")});
+  FeatureGates gates;
+  gates.Set(Feature::kDRAPrioritizedList, false);
+  PrepareForCreate(claim, gates);
+  EXPECT_EQ(testing::Texts(ValidateResourceClaim(claim, {})),
+            testing::Strings{"spec.devices.requests[0]: Required value: exactly one of `exactly` "
+                             "or `firstAvailable` is required"});
+}
+
+}  // namespace
+}  // namespace dra::api
