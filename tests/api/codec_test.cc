@@ -218,6 +218,8 @@ spec:
       R"({"a":[true],"z":1})");
 }
 
+// YAML reaches the decoder with keys sorted (sigs.k8s.io/yaml goes through a
+// Go map), so strict errors follow key order, not document order.
 TEST(CodecTest, UnknownAndDuplicateFieldsAreStrictErrors) {
   EXPECT_EQ(
       OnlyError(DecodeYamlText(R"(apiVersion: resource.k8s.io/v1
@@ -232,7 +234,7 @@ spec:
       name: c
   device: {}
 )")),
-      R"(ResourceClaim in version "v1" cannot be handled as a ResourceClaim: strict decoding error: unknown field "spec.devices.requests[0].exactly.colour", duplicate field "spec.devices.requests[1].name", unknown field "spec.device")");
+      R"(ResourceClaim in version "v1" cannot be handled as a ResourceClaim: strict decoding error: unknown field "spec.device", unknown field "spec.devices.requests[0].exactly.colour", duplicate field "spec.devices.requests[1].name")");
 }
 
 TEST(CodecTest, FieldNamesAreCaseSensitive) {
@@ -297,7 +299,7 @@ TEST(CodecTest, ListsYieldEveryItem) {
 TEST(CodecTest, CoreKindsIgnoreFieldsOutsideTheModel) {
   DecodeOutcome out = DecodeYamlText(R"(apiVersion: v1
 kind: Pod
-metadata: {name: p, namespace: n}
+metadata: {name: p, namespace: ns1}
 spec:
   restartPolicy: Never
   containers:
@@ -327,7 +329,7 @@ TEST(CodecTest, RoundTripsEveryKindInEveryVersion) {
       R"({"kind":"ResourceClaimTemplate","apiVersion":"resource.k8s.io/v1","metadata":{"name":"t","namespace":"n"},"spec":{"metadata":{"labels":{"x":"y"}},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"k","allocationMode":"ExactCount","count":2,"adminAccess":true,"capacity":{"requests":{"memory":"1Gi"}}}}],"constraints":[{"requests":["r"],"matchAttribute":"d/x"}],"config":[{"requests":["r"],"opaque":{"driver":"d","parameters":{}}}]}}}})",
       R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1","metadata":{"name":"c","namespace":"n","finalizers":["resource.kubernetes.io/delete-protection"]},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"k","allocationMode":"ExactCount","count":1}}]}},"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"d","pool":"p","device":"x","shareID":"01234567-89ab-cdef-0123-456789abcdef","consumedCapacity":{"memory":"1Gi"}}],"config":[{"source":"FromClass","requests":["r"],"opaque":{"driver":"d","parameters":{"k":"v"}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]},"allocationTimestamp":"2026-01-02T03:04:05Z"},"reservedFor":[{"resource":"pods","name":"p","uid":"u"}],"devices":[{"driver":"d","pool":"p","device":"x","conditions":null,"data":{"a":"b"},"networkData":{"interfaceName":"eth0","ips":["10.0.0.1/24"]}}]}})",
       R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},"spec":{"driver":"d","pool":{"name":"p","generation":3,"resourceSliceCount":2},"perDeviceNodeSelection":true,"sharedCounters":[{"name":"cs","counters":{"mem":{"value":"8Gi"}}}]}})",
-      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},"spec":{"driver":"d","pool":{"name":"p","generation":3,"resourceSliceCount":2},"perDeviceNodeSelection":true,"devices":[{"name":"a","attributes":{"i":{"int":-3},"b":{"bool":false},"l":{"ints":[1,2]}},"capacity":{"c":{"value":"10","requestPolicy":{"default":"1","validValues":["1","2"]}},"r":{"value":"10","requestPolicy":{"default":"2","validRange":{"min":"1","max":"8","step":"1"}}}},"consumesCounters":[{"counterSet":"cs","counters":{"mem":{"value":"1Gi"}}}],"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"k","operator":"Exists"}]}]},"taints":[{"key":"k","value":"v","effect":"NoSchedule","timeAdded":"2026-01-02T03:04:05Z"}],"bindsToNode":true,"bindingConditions":["a"],"bindingFailureConditions":["b"],"allowMultipleAllocations":true,"nodeAllocatableResources":{"cpu":{"mapping":{"capacityKey":"c","capacityMultiplier":"1"}}}}]}})",
+      R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},"spec":{"driver":"d","pool":{"name":"p","generation":3,"resourceSliceCount":2},"devices":[{"name":"a","attributes":{"b":{"bool":false},"i":{"int":-3},"l":{"ints":[1,2]}},"capacity":{"c":{"value":"10","requestPolicy":{"default":"1","validValues":["1","2"]}},"r":{"value":"10","requestPolicy":{"default":"2","validRange":{"min":"1","max":"8","step":"1"}}}},"consumesCounters":[{"counterSet":"cs","counters":{"mem":{"value":"1Gi"}}}],"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"k","operator":"Exists"}]}]},"taints":[{"key":"k","value":"v","effect":"NoSchedule","timeAdded":"2026-01-02T03:04:05Z"}],"bindsToNode":true,"bindingConditions":["a"],"bindingFailureConditions":["b"],"allowMultipleAllocations":true,"nodeAllocatableResources":{"cpu":{"mapping":{"capacityKey":"c","capacityMultiplier":"1"}}}}],"perDeviceNodeSelection":true}})",
       R"({"kind":"DeviceTaintRule","apiVersion":"resource.k8s.io/v1","metadata":{"name":"r"},"spec":{"deviceSelector":{"driver":"d","pool":"p","device":"x"},"taint":{"key":"k","effect":"NoExecute","timeAdded":"2026-01-02T03:04:05Z"}},"status":{"conditions":[{"type":"EvictionInProgress","status":"True","observedGeneration":1,"lastTransitionTime":"2026-01-02T03:04:05Z","reason":"Done","message":""}]}})",
   };
   for (const std::string& doc : docs) {
