@@ -1,0 +1,47 @@
+// A DeviceView over a resource.k8s.io Device as decoded from a ResourceSlice,
+// for tools and validation (the allocator keeps its own flat storage).
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "dra/api/resource.h"
+#include "dra/cel/device_view.h"
+
+namespace dra::cel {
+
+class ApiDeviceView final : public DeviceView {
+ public:
+  // REQUIRES: `device` and `driver` outlive the view.
+  ApiDeviceView(const api::Device& device, std::string_view driver);
+  ~ApiDeviceView() override;
+  ApiDeviceView(const ApiDeviceView&) = delete;
+  ApiDeviceView& operator=(const ApiDeviceView&) = delete;
+
+  std::string_view driver() const override { return driver_; }
+  bool allow_multiple_allocations() const override;
+  const AttributeValueView* FindAttribute(std::string_view domain,
+                                          std::string_view id) const override;
+  const api::Quantity* FindCapacity(std::string_view domain, std::string_view id) const override;
+  std::size_t attribute_count() const override { return attributes_.size(); }
+  std::string_view attribute_domain(std::size_t i) const override;
+  std::string_view attribute_id(std::size_t i) const override;
+  std::size_t capacity_count() const override { return capacities_.size(); }
+  std::string_view capacity_domain(std::size_t i) const override;
+  std::string_view capacity_id(std::size_t i) const override;
+
+ private:
+  struct Attribute;
+  struct Capacity {
+    QualifiedName name;
+    const api::Quantity* value;
+  };
+
+  const api::Device& device_;
+  std::string_view driver_;
+  std::vector<std::unique_ptr<Attribute>> attributes_;
+  std::vector<Capacity> capacities_;
+};
+
+}  // namespace dra::cel

@@ -1,0 +1,322 @@
+// Every example of spec cel.md section 6 (rows that need the admission-only
+// NewExpressions profile are stated for the StoredExpressions profile the
+// allocator uses, or noted as not applicable).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cel_test_util.h"
+
+namespace dra::cel {
+namespace {
+
+using testing::DeviceG;
+using testing::DeviceL;
+using testing::Outcome;
+
+struct Example {
+  int row;
+  const char* device;  // "G", "L" or "-" (an empty device)
+  const char* expression;
+  // "true", "false", or a prefix "err: ..." / "compile: ..." whose text after
+  // the prefix must appear in the outcome.
+  const char* expected;
+};
+
+// Readable test parameters in gtest output.
+void PrintTo(const Example& ex, std::ostream* os) {
+  *os << "row " << ex.row << ": " << ex.expression;
+}
+
+void ExpectOutcome(const Example& ex, const DeviceView& device) {
+  std::string got = Outcome(ex.expression, device);
+  std::string want = ex.expected;
+  SCOPED_TRACE("row " + std::to_string(ex.row) + ": " + ex.expression);
+  if (want == "true" || want == "false") {
+    EXPECT_EQ(got, want);
+    return;
+  }
+  std::string kind = want.substr(0, want.find(':') + 1);
+  std::string text = want.substr(want.find(':') + 2);
+  EXPECT_EQ(got.substr(0, kind.size()), kind) << got;
+  EXPECT_NE(got.find(text), std::string::npos) << got;
+}
+
+class SpecExamples : public ::testing::TestWithParam<Example> {};
+
+TEST_P(SpecExamples, MatchesUpstream) {
+  const Example& ex = GetParam();
+  auto g = DeviceG();
+  auto l = DeviceL();
+  SimpleDevice empty;
+  const DeviceView& device = ex.device[0] == 'G'   ? static_cast<const DeviceView&>(*g)
+                             : ex.device[0] == 'L' ? static_cast<const DeviceView&>(*l)
+                                                   : empty;
+  ExpectOutcome(ex, device);
+}
+
+constexpr Example kExamples[] = {
+    {1, "-", "true", "true"},
+    {2, "-", "false", "false"},
+    {3, "-", "?!", "compile: Syntax error"},
+    {4, "-", "1", "compile: must evaluate to bool or the unknown type, not int"},
+    {5, "-", R"(device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("0")))",
+     "err: no such key: noSuchAttr"},
+    {6, "-", R"(device.attributes["no-such-domain"]["noSuchAttr"].isGreaterThan(quantity("0")))",
+     "err: no such key: noSuchAttr"},
+    {7, "-", R"("no-such-domain" in device.attributes)", "false"},
+    {46, "-", "noSuchVar", "compile: undeclared reference"},
+    {49, "-", R"(quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger() == 20)",
+     "true"},
+    {50, "-", R"(quantity("9999999999999999999999999999999999999G").asInteger() == 0)",
+     "err: cannot convert value to integer"},
+    {51, "-", R"(quantity("10Mo").isInteger())",
+     "err: quantities must match the regular expression"},
+    {52, "-", R"(semver("v01.01", true) == semver("1.1.0"))", "true"},
+    {53, "-", R"(isSemver("1.1"))", "false"},
+    {54, "G", R"(device.driver == "gpu.example.com")", "true"},
+    {55, "G", R"(device.attributes["gpu.example.com"]["model"].startsWith("A1"))", "true"},
+    {56, "G", R"(device.attributes["gpu.example.com"].model.lowerAscii() == "a100")", "true"},
+    {57, "G", R"(device.attributes["gpu.example.com"].model.matches("^A[0-9]+$"))", "true"},
+    {58, "G", R"(device.attributes["gpu.example.com"].model.find("[0-9]+") == "100")", "true"},
+    {59, "G", R"(device.attributes["gpu.example.com"].model in ["A100", "H100"])", "true"},
+    {60, "G", R"(device.attributes["gpu.example.com"].cores > 100.5)", "true"},
+    {61, "G", R"(device.attributes["gpu.example.com"].cores == 108.0)", "true"},
+    {62, "G", R"(device.attributes["gpu.example.com"].cores == "108")", "false"},
+    {63, "G", R"(device.attributes["gpu.example.com"].cores > "100")", "err: no such overload"},
+    {64, "G", R"(device.attributes["gpu.example.com"].cores * 100000000000000000 > 0)",
+     "err: integer overflow"},
+    {65, "G", R"(device.attributes["gpu.example.com"].cores / 0 > 1)", "err: division by zero"},
+    {66, "G", R"(device.attributes["gpu.example.com"].healthy == 1)", "false"},
+    {67, "G", R"(device.attributes["gpu.example.com"].driverVersion == semver("1.2.3+build.7"))",
+     "true"},
+    {68, "G",
+     R"(device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("1.2.3-rc.1")))",
+     "false"},
+    {69, "G",
+     R"(device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("v1.3", true)))",
+     "true"},
+    {70, "G", R"(device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("v1.3")))",
+     "err: No Major.Minor.Patch elements found"},
+    {71, "G", R"(device.attributes["gpu.example.com"].driverVersion < semver("2.0.0"))",
+     "compile: found no matching overload for '_<_' applied to '(dyn, kubernetes.Semver)'"},
+    {72, "G", R"(device.attributes["numa.example.com"].node == 0)", "true"},
+    {73, "G", R"(device.attributes["gpu.example.com"].node == 0)", "err: no such key: node"},
+    {74, "G", R"(device.attributes["other.example.com"].size() == 0)", "true"},
+    {75, "G", R"(has(device.attributes["gpu.example.com"].vendor))", "false"},
+    {76, "G", R"(device.attributes["gpu.example.com"].?vendor.orValue("none") == "none")", "true"},
+    {77, "G",
+     R"("vendor" in device.attributes["gpu.example.com"] && device.attributes["gpu.example.com"].vendor == "x")",
+     "false"},
+    {78, "G", R"(device.attributes["gpu.example.com"].vendor == "x" && false)", "false"},
+    {79, "G", R"(device.attributes["gpu.example.com"].vendor == "x" || false)",
+     "err: no such key: vendor"},
+    {80, "G", R"(false ? device.attributes["gpu.example.com"].vendor == "x" : true)", "true"},
+    {81, "G", R"(device.capacity["gpu.example.com"].memory == quantity("40960Mi"))", "true"},
+    {82, "G", R"(device.capacity["gpu.example.com"].memory.asInteger() == 42949672960)", "true"},
+    {83, "G",
+     R"(device.capacity["gpu.example.com"].memory.add(quantity("8Gi")) == quantity("48Gi"))",
+     "true"},
+    {84, "G", R"(sign(device.capacity["gpu.example.com"].memory) == 1)", "true"},
+    {85, "G", R"(device.capacity["gpu.example.com"].memory.sign() == 1)",
+     "compile: found no matching overload for 'sign'"},
+    {86, "G", R"(device.capacity["gpu.example.com"].bandwidth.isGreaterThan(quantity("1")))",
+     "err: no such key: bandwidth"},
+    {87, "G", R"(device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("1Gb")))",
+     "err: quantities must match the regular expression"},
+    {870, "-", R"(quantity("1.5Gi").isInteger())", "false"},
+    {871, "G", R"(device.capacity["gpu.example.com"].memory.isInteger())", "true"},
+    {88, "G", R"(cel.bind(g, device.attributes["gpu.example.com"], g.healthy && g.cores > 64))",
+     "true"},
+    {89, "G", R"(device.attributes["gpu.example.com"].exists(k, k.startsWith("driver")))", "true"},
+    {90, "G", R"(device.attributes["gpu.example.com"].model)",
+     "err: CEL result of type string could not be converted to bool"},
+    {91, "G", "device.allowMultipleAllocations", "false"},
+    {92, "G", "device.noSuchField", "compile: undefined field 'noSuchField'"},
+    {93, "-", R"([1, "a"].size() == 2)", "compile: expected type 'int' but found 'string'"},
+    {94, "-", "1 == 1.0",
+     "compile: found no matching overload for '_==_' applied to '(int, double)'"},
+    {95, "G", R"(device.attributes["gpu.example.com"].model.matches("["))",
+     "compile: invalid matches argument"},
+    {96, "L", R"(2 in device.attributes["dra.example.com"].ids)", "true"},
+    {97, "L", R"(device.attributes["dra.example.com"].ids.includes(2.0))", "true"},
+    {98, "L", R"(device.attributes["dra.example.com"].name.includes("is"))", "false"},
+    {99, "L", R"(device.attributes["dra.example.com"].names[1] == "bird")", "true"},
+    {100, "L", R"(device.attributes["dra.example.com"].names[5] == "x")", "err: out of range"},
+    {101, "L",
+     R"(device.attributes["dra.example.com"].names.filter(n, n.startsWith("b")) == ["bird"])",
+     "true"},
+    {102, "L", R"(device.attributes["dra.example.com"].ids.exists_one(i, i >= 3))", "true"},
+    {103, "L",
+     R"(device.attributes["dra.example.com"].versions.exists(v, v.isGreaterThan(semver("1.5.0"))))",
+     "true"},
+    {104, "L", R"(sets.contains(device.attributes["dra.example.com"].names, ["fish"]))", "true"},
+    {105, "L", R"(device.attributes["dra.example.com"].name.exists(c, c == "f"))",
+     "err: got 'types.String', expected iterable type"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Section6, SpecExamples, ::testing::ValuesIn(kExamples),
+                         [](const ::testing::TestParamInfo<Example>& info) {
+                           return "Row" + std::to_string(info.param.row);
+                         });
+
+// Rows whose device is specific to the upstream test.
+
+TEST(SpecExamplesUpstream, Row8DomainOfQualifiedAttribute) {
+  SimpleDevice d;
+  d.AddBool("dra.example.com/something", true);
+  EXPECT_EQ(Outcome(R"("dra.example.com" in device.attributes)", d), "true");
+}
+
+TEST(SpecExamplesUpstream, Rows9To16Scalars) {
+  SimpleDevice none;
+  EXPECT_EQ(Outcome(R"(device.driver == "")", none), "true");
+  SimpleDevice b("dra.example.com");
+  b.AddBool("name", true).AddBool("other.example.com/name", true);
+  EXPECT_EQ(Outcome(R"(device.driver == "dra.example.com")", b), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name)", b), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"]["name"])", b), "true");
+  EXPECT_EQ(Outcome(R"(cel.bind(dra, device.attributes["dra.example.com"], dra.name))", b), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["other.example.com"].name)", b), "true");
+  SimpleDevice i("dra.example.com");
+  i.AddInt("name", 1);
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name > 0)", i), "true");
+  SimpleDevice s("dra.example.com");
+  s.AddString("name", "fish");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name == "fish")", s), "true");
+}
+
+TEST(SpecExamplesUpstream, Rows17To19ScalarsAreNotIterable) {
+  SimpleDevice i("dra.example.com");
+  i.AddInt("name", 1);
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.exists(x, x > 0))", i),
+            "err: got 'types.Int', expected iterable type");
+  SimpleDevice b("dra.example.com");
+  b.AddBool("name", true);
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.exists(x, x == true))", b),
+            "err: got 'types.Bool', expected iterable type");
+  SimpleDevice v("dra.example.com");
+  v.AddVersion("name", "1.0.0");
+  EXPECT_EQ(
+      Outcome(
+          R"(device.attributes["dra.example.com"].name.exists(x, x.isGreaterThan(semver("0.0.1"))))",
+          v),
+      "err: got 'cel.Semver', expected iterable type");
+}
+
+TEST(SpecExamplesUpstream, Rows20To25Lists) {
+  SimpleDevice s("dra.example.com");
+  s.AddStrings("names", {"fish", "bird"}).AddStrings("name", {"fish", "bird"});
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names)", s).substr(0, 51),
+            "err: CEL result of type list could not be converted");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names.size() == 2)", s), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names.all(x, x != ""))", s), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.includes("fish"))", s), "true");
+  SimpleDevice i("dra.example.com");
+  i.AddInts("names", {1, 2}).AddInts("name", {1, 2});
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names.size() == 2)", i), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names.exists(x, x > 0))", i), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.includes(3))", i), "false");
+  SimpleDevice b("dra.example.com");
+  b.AddBools("names", {true, false}).AddBool("name", false);
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names.size() == 2)", b), "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.includes(true))", b), "false");
+  SimpleDevice v("dra.example.com");
+  v.AddVersions("names", {"1.0.0", "2.0.0"}).AddVersion("name", "1.0.0");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names.size() == 2)", v), "true");
+  EXPECT_EQ(
+      Outcome(
+          R"(device.attributes["dra.example.com"].names.all(x, x.isGreaterThan(semver("0.0.1"))))",
+          v),
+      "true");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.includes(semver("1.0.0")))", v),
+            "true");
+}
+
+TEST(SpecExamplesUpstream, Rows30And31IncludesLimit) {
+  std::vector<std::string> values48, values49;
+  for (int i = 0; i < 49; ++i) {
+    if (i < 48) values48.push_back("value-" + std::to_string(i));
+    values49.push_back("value-" + std::to_string(i));
+  }
+  SimpleDevice d48("dra.example.com"), d49("dra.example.com");
+  d48.AddStrings("name", values48);
+  d49.AddStrings("name", values49);
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.includes("value-48"))", d48),
+            "false");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.includes("value-49"))", d49),
+            "err: 'includes' function cannot be applied to lists longer than 48 values");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.includes("value-3"))", d49),
+            "true");
+}
+
+TEST(SpecExamplesUpstream, Rows32To40) {
+  SimpleDevice ints("dra.example.com");
+  ints.AddInts("names", {1, 2, 3});
+  EXPECT_EQ(Outcome(R"(1 in device.attributes["dra.example.com"].names)", ints), "true");
+  SimpleDevice v("dra.example.com");
+  v.AddVersion("name", "1.0.0");
+  EXPECT_EQ(
+      Outcome(R"(device.attributes["dra.example.com"].name.isGreaterThan(semver("0.0.1")))", v),
+      "true");
+  EXPECT_EQ(
+      Outcome(
+          R"(device.attributes["dra.example.com"].name.isGreaterThan(semver("v0.0.1", true)) && isSemver("v1.0.0", true))",
+          v),
+      "true");
+  SimpleDevice c("dra.example.com");
+  c.AddCapacity("name", api::Quantity::MustParse("1Mi"));
+  EXPECT_EQ(Outcome(R"(device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))", c),
+            "true");
+  SimpleDevice none;
+  EXPECT_EQ(
+      Outcome(
+          R"(!("name" in device.capacity["dra.example.com"]) || device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))",
+          none),
+      "true");
+  SimpleDevice s("dra.example.com");
+  s.AddString("services", "some_example_value")
+      .AddCapacity("memory", api::Quantity::MustParse("1Mi"));
+  EXPECT_EQ(Outcome(R"(device.attributes.exists_one(x, x == "dra.example.com"))", s), "true");
+  EXPECT_EQ(Outcome(R"(device.capacity["dra.example.com"].exists_one(x, x == "memory"))", s),
+            "true");
+  EXPECT_EQ(
+      Outcome(R"(device.attributes["dra.example.com"].services.split("example").size() >= 2)", s),
+      "true");
+  SimpleDevice a("dra.example.com");
+  a.AddString("services", "asymetric");
+  EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].services.matches("[^a]?sym"))", a),
+            "true");
+}
+
+TEST(SpecExamplesUpstream, Rows42And47) {
+  SimpleDevice d("driver-a");
+  d.AddCapacity("memory", api::Quantity::MustParse("1Gi"));
+  EXPECT_EQ(Outcome("device.allowMultipleAllocations == false", d), "true");
+  EXPECT_EQ(Outcome(R"(device.capacity["driver-a"].memory.compareTo(quantity("2Gi")) >= 0)", d),
+            "false");
+  SimpleDevice multi("driver-a", true);
+  EXPECT_EQ(Outcome("device.allowMultipleAllocations", multi), "true");
+}
+
+TEST(SpecExamplesUpstream, Row45MapFilterOverThousandAttributes) {
+  SimpleDevice d("dra.example.com");
+  for (int i = 0; i < 1000; ++i) d.AddInt("attr" + std::to_string(i), i);
+  EXPECT_EQ(
+      Outcome(
+          R"(device.attributes["dra.example.com"].map(key, device.attributes["dra.example.com"][key] * 20).filter(e, e > 50).exists(e, e == 60))",
+          d),
+      "true");
+}
+
+TEST(SpecExamplesUpstream, Row48IndexWithBoolInStoredProfile) {
+  SimpleDevice d;
+  EXPECT_EQ(Outcome("device.attributes[true].someBoolean", d),
+            "compile: compilation failed: ERROR: <input>:1:18: found no matching overload for "
+            "'_[_]' applied to '(map(string, map(string, dyn)), bool)'\n"
+            " | device.attributes[true].someBoolean\n"
+            " | .................^");
+}
+
+}  // namespace
+}  // namespace dra::cel
