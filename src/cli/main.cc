@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   dra::cli::AddValidateCommand(app, exit_code);
   dra::cli::AddConvertCommand(app, exit_code);
+  dra::cli::AddCelCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

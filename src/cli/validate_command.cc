@@ -11,6 +11,7 @@
 #include "dra/api/field_error.h"
 #include "dra/api/manifest.h"
 #include "dra/api/validation.h"
+#include "dra/cel/selector_checker.h"
 
 namespace dra::cli {
 namespace {
@@ -54,6 +55,8 @@ std::map<std::string, api::StringMap> NamespaceLabels(const api::ManifestSet& se
 int Run(const ValidateFlags& flags) {
   api::ManifestOptions manifest_options;
   api::ValidationOptions validation;
+  cel::CelSelectorChecker selector_checker;
+  validation.selector_checker = &selector_checker;
   if (int rc = flags.manifests.Prepare(manifest_options, validation.gates); rc != 0) return rc;
 
   api::ManifestSet set = api::ReadManifests(flags.manifests.files, manifest_options);
