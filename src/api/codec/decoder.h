@@ -350,19 +350,11 @@ void Decoder::Read(const json::Value& v, T& out) {
       Read(m.value, it->second);
       Leave(mark);
     }
-  } else if constexpr (std::is_same_v<T, Device>) {
+  } else if constexpr (std::is_same_v<T, Device> || std::is_same_v<T, DeviceRequest>) {
+    // v1beta1 shapes these differently (spec api.md 6.2).
     if (version_ == ApiVersion::kV1beta1) {
       if (v.kind == json::Kind::kNull) return;
-      BetaDevice beta;
-      ReadStruct(v, beta);
-      out = FromBeta(std::move(beta));
-    } else {
-      ReadStruct(v, out);
-    }
-  } else if constexpr (std::is_same_v<T, DeviceRequest>) {
-    if (version_ == ApiVersion::kV1beta1) {
-      if (v.kind == json::Kind::kNull) return;
-      BetaDeviceRequest beta;
+      std::conditional_t<std::is_same_v<T, Device>, BetaDevice, BetaDeviceRequest> beta;
       ReadStruct(v, beta);
       out = FromBeta(std::move(beta));
     } else {

@@ -121,16 +121,8 @@ void Encoder::Write(const T& v) {
       Write(value);
     }
     out_ += '}';
-  } else if constexpr (std::is_same_v<T, Device>) {
-    if (version_ == ApiVersion::kV1beta1) {
-      Write(ToBeta(v));
-      return;
-    }
-    bool first = true;
-    out_ += '{';
-    WriteFields(v, first);
-    out_ += '}';
-  } else if constexpr (std::is_same_v<T, DeviceRequest>) {
+  } else if constexpr (std::is_same_v<T, Device> || std::is_same_v<T, DeviceRequest>) {
+    // v1beta1 shapes these differently (spec api.md 6.2).
     if (version_ == ApiVersion::kV1beta1) {
       Write(ToBeta(v));
       return;
