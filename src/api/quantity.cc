@@ -5,6 +5,7 @@
 
 #include <gmp.h>
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -29,36 +30,21 @@ constexpr std::string_view kSuffixError = "unable to parse quantity's suffix";
 
 constexpr std::int64_t kNanoExponent = -9;
 
-// Exponent suffixes above this are refused with the suffix error, although apimachinery accepts
-// any exponent that fits in int64 (truncated to int32). Exact addition of 1 to 1e999999999 needs
-// a billion digits; with this bound no operation needs more than ~100k digits beyond the size of
-// its inputs. 10^100000 is far outside any resource amount. Negative exponents need no bound:
-// values below 1n round to 1n without expansion.
-constexpr std::int64_t kMaxExponentSuffix = 100000;
+// Decimal text whose value needs a power of ten above this (after the coefficient's trailing
+// zeros move into the exponent) is refused, although apimachinery accepts any exponent suffix that
+// fits in int64 (truncated to int32). Exact addition of 1 to 1e999999999 needs a billion digits;
+// with this bound no operation needs more than ~100k digits beyond the size of its inputs, and the
+// canonical text of every parsed value parses again. 10^100000 is far outside any resource
+// amount. Small values need no bound: below 1n they round to 1n without expansion.
+constexpr std::int64_t kMaxExponent = 100000;
 
-// Neither this nor a larger exponent arises from inputs shorter than a gigabyte; refusing it keeps
-// every stored exponent inside int32.
-constexpr std::int64_t kMaxStoredExponent = std::numeric_limits<std::int32_t>::max() / 2;
-
-constexpr std::int64_t kPowersOfTen[19] = {1,
-                                           10,
-                                           100,
-                                           1000,
-                                           10000,
-                                           100000,
-                                           1000000,
-                                           10000000,
-                                           100000000,
-                                           1000000000,
-                                           10000000000,
-                                           100000000000,
-                                           1000000000000,
-                                           10000000000000,
-                                           100000000000000,
-                                           1000000000000000,
-                                           10000000000000000,
-                                           100000000000000000,
-                                           1000000000000000000};
+// 10^0 ... 10^18, every power of ten that fits in int64.
+constexpr std::array<std::int64_t, 19> kPowersOfTen = [] {
+  std::array<std::int64_t, 19> powers{};
+  powers[0] = 1;
+  for (std::size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
+  return powers;
+}();
 
 // Powers of ten that a double holds exactly.
 constexpr double kExactDoublePowersOfTen[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -400,6 +386,12 @@ bool KeepsDecimalText(std::string_view integer, std::string_view fraction, std::
   return exponent % 3 == 0 && integer[0] != '0' && !DigitsEndInThreeZeros(integer, fraction);
 }
 
+// Our refusal of values beyond kMaxExponent, blamed on the exponent suffix where there is one.
+Error OutOfRangeError(QuantityFormat format) {
+  return Error{
+      std::string(format == QuantityFormat::kDecimalExponent ? kSuffixError : kNumericError)};
+}
+
 // An exact decimal used while parsing: coefficient * 10^exponent.
 struct ExactDecimal {
   BigInt coefficient;
@@ -407,14 +399,14 @@ struct ExactDecimal {
 };
 
 // digits * 10^exponent rounded away from zero to a multiple of 10^-9. digits may be empty or
-// start with zeros; nullopt when the value needs an exponent beyond kMaxStoredExponent.
+// start with zeros; nullopt when the value needs an exponent beyond kMaxExponent.
 std::optional<ExactDecimal> RoundedDecimal(std::string_view digits, std::int64_t exponent) {
   const std::size_t first = digits.find_first_not_of('0');
   if (first == std::string_view::npos) return ExactDecimal{};
   const std::size_t last = digits.find_last_not_of('0');
   const std::string_view significant = digits.substr(first, last - first + 1);
   exponent += static_cast<std::int64_t>(digits.size() - 1 - last);
-  if (exponent > kMaxStoredExponent) return std::nullopt;
+  if (exponent > kMaxExponent) return std::nullopt;
   if (exponent >= kNanoExponent) return ExactDecimal{BigFromDigits(significant), exponent};
   // The dropped digits end in a non-zero digit, so rounding always moves away from zero.
   const std::uint64_t dropped = static_cast<std::uint64_t>(kNanoExponent - exponent);
@@ -524,7 +516,7 @@ Result<Quantity> Quantity::Parse(std::string_view text) {
   const std::optional<ScannedQuantity> scanned = ScanQuantity(text);
   if (!scanned) return Error{std::string(kFormatError)};
   const std::optional<SuffixMeaning> suffix = InterpretSuffix(scanned->suffix);
-  if (!suffix || suffix->exponent > kMaxExponentSuffix) return Error{std::string(kSuffixError)};
+  if (!suffix) return Error{std::string(kSuffixError)};
   q.format_ = suffix->format;
   const std::string_view integer = scanned->integer.empty() ? "0" : scanned->integer;
   const std::string_view fraction = scanned->fraction;
@@ -534,6 +526,10 @@ Result<Quantity> Quantity::Parse(std::string_view text) {
     const std::int64_t exponent = suffix->exponent - static_cast<std::int64_t>(fraction.size());
     if (integer.size() + fraction.size() <= 18 && exponent >= kNanoExponent) {
       const std::int64_t digits = AccumulateDigits(AccumulateDigits(0, integer), fraction);
+      std::int64_t significant = digits;
+      if (digits != 0 && exponent + RemoveTrailingZeros(significant) > kMaxExponent) {
+        return OutOfRangeError(q.format_);
+      }
       if (KeepsDecimalText(integer, fraction, exponent)) q.text_ = text;
       q.SetValue(scanned->negative ? -digits : digits, exponent);
       return q;
@@ -559,7 +555,7 @@ Result<Quantity> Quantity::Parse(std::string_view text) {
     digits += fraction;
     std::optional<ExactDecimal> rounded =
         RoundedDecimal(digits, suffix->exponent - static_cast<std::int64_t>(fraction.size()));
-    if (!rounded) return Error{std::string(kSuffixError)};
+    if (!rounded) return OutOfRangeError(q.format_);
     exact = std::move(*rounded);
   } else {
     exact = RoundedBinary(integer, fraction, suffix->exponent);
