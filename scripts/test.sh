@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, then
 #   1. formatting check (clang-format),
-#   2. release build and every test under ctest,
+#   2. release build, clang-tidy over src/, and every test under ctest,
 #   3. the same tests built with AddressSanitizer and UndefinedBehaviorSanitizer,
 #   4. every libFuzzer target for a bounded time (DRA_FUZZ_SECONDS each, default 30).
 # Ends with one line "tests: N passed, N failed" counting ctest cases of both
-# builds, the format check and the fuzz targets.
+# builds, the format and tidy checks, and the fuzz targets.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -37,6 +37,9 @@ if scripts/check-format.sh; then count 1 0; else count 0 1; fi
 
 step "release build and tests"
 scripts/build.sh release || exit 2
+step "clang-tidy"
+if scripts/tidy.sh > build/clang-tidy.out 2>&1; then count 1 0; echo "clean"; else count 0 1; cat build/clang-tidy.out; fi
+step "release tests"
 run_ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 step "sanitizer build and tests (ASan + UBSan)"
