@@ -25,9 +25,10 @@ Decimal ShortestDecimal(double f, int bits) {
   if (f == 0) return d;
   char buf[64];
   std::to_chars_result r =
-      bits == 32 ? std::to_chars(buf, buf + sizeof buf, std::fabs(static_cast<float>(f)),
-                                 std::chars_format::scientific)
-                 : std::to_chars(buf, buf + sizeof buf, std::fabs(f), std::chars_format::scientific);
+      bits == 32
+          ? std::to_chars(buf, buf + sizeof buf, std::fabs(static_cast<float>(f)),
+                          std::chars_format::scientific)
+          : std::to_chars(buf, buf + sizeof buf, std::fabs(f), std::chars_format::scientific);
   std::string_view s(buf, static_cast<std::size_t>(r.ptr - buf));
   std::size_t e = s.find('e');
   for (char c : s.substr(0, e)) {

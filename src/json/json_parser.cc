@@ -107,8 +107,11 @@ std::string QuoteChar(unsigned char c) {
 class JsonParser {
  public:
   JsonParser(std::string_view text, const ParseLimits& limits)
-      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()),
-        line_start_(text.data()), limits_(limits) {}
+      : begin_(text.data()),
+        p_(text.data()),
+        end_(text.data() + text.size()),
+        line_start_(text.data()),
+        limits_(limits) {}
 
   Result<Value> Parse();
 
@@ -123,15 +126,14 @@ class JsonParser {
   };
 
   Position Here() const {
-    return {static_cast<std::uint32_t>(line_),
-            static_cast<std::uint32_t>(p_ - line_start_ + 1)};
+    return {static_cast<std::uint32_t>(line_), static_cast<std::uint32_t>(p_ - line_start_ + 1)};
   }
 
   // Records the error at the current position; always returns false.
   bool Fail(std::string_view what) {
     Position pos = Here();
-    error_ = "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column) +
-             ": " + std::string(what);
+    error_ = "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column) + ": " +
+             std::string(what);
     return false;
   }
   // The offending byte; at the end of the input Go's scanner is fed a space,
@@ -320,7 +322,7 @@ bool JsonParser::ParseLiteral(std::string_view word) {
   for (std::size_t i = 1; i < word.size(); ++i, ++p_) {
     if (p_ >= end_ || *p_ != word[i]) {
       return FailChar("in literal " + std::string(word) + " (expecting " +
-                      QuoteChar(static_cast<unsigned char>(word[i])) + ")",
+                          QuoteChar(static_cast<unsigned char>(word[i])) + ")",
                       false);
     }
   }

@@ -175,7 +175,6 @@ std::string ToJson(const Value& v) {
 std::string ToIndentedJson(const Value& v, int indent) {
   std::string out;
   WriteIndented(v, indent, 0, out);
-  out.push_back('\n');
   return out;
 }
 

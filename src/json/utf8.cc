@@ -29,9 +29,9 @@ DecodedRune DecodeUtf8Rune(std::string_view s) {
   }
   const auto b3 = static_cast<unsigned char>(s[3]);
   if (b3 < 0x80 || b3 > 0xBF) return kError;
-  return {static_cast<char32_t>((b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 |
-                                (b3 & 0x3F)),
-          4};
+  return {
+      static_cast<char32_t>((b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F)),
+      4};
 }
 
 }  // namespace dra::json

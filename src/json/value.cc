@@ -1,13 +1,14 @@
 // Value's small helpers and LooksLikeJson.
-#include <utility>
-
 #include "dra/json/value.h"
+
+#include <utility>
 
 namespace dra::json {
 
 const Value* Value::Find(std::string_view key) const {
-  for (const Member& m : members) {
-    if (m.key == key) return &m.value;
+  // Go's decoders keep the last of duplicate keys.
+  for (auto it = members.rbegin(); it != members.rend(); ++it) {
+    if (it->key == key) return &it->value;
   }
   return nullptr;
 }

@@ -110,7 +110,10 @@ Result<bool> CheckCharacters(std::string_view text) {
       ++i;
       continue;
     }
-    std::size_t width = (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+    std::size_t width = (b & 0xE0) == 0xC0   ? 2
+                        : (b & 0xF0) == 0xE0 ? 3
+                        : (b & 0xF8) == 0xF0 ? 4
+                                             : 0;
     if (width == 0) return fail("invalid leading UTF-8 octet");
     if (text.size() - i < width) return fail("incomplete UTF-8 octet sequence");
     char32_t r = b & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07);
@@ -196,6 +199,23 @@ void RepairEscapes(std::string& s) {
     i += r.size;
   }
   s = std::move(out);
+}
+
+// json.Marshal's handling of a !!binary value that is not UTF-8: each
+// invalid byte becomes U+FFFD.
+std::string ToValidUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    DecodedRune r = DecodeUtf8Rune(s.substr(i));
+    if (r.rune == 0xFFFD && r.size == 1) {
+      out += "\xEF\xBF\xBD";
+    } else {
+      out.append(s, i, r.size);
+    }
+    i += r.size;
+  }
+  return out;
 }
 
 bool IsAnchorChar(char c) {
@@ -290,7 +310,6 @@ class Builder : public YAML::EventHandler {
     items_.clear();
     members_.clear();
     root_ = Value();
-    root_height_ = 0;
     root_empty_ = false;
     decodes_ = 1;  // the document node
     alias_decodes_ = 0;
@@ -315,7 +334,8 @@ class Builder : public YAML::EventHandler {
   void OnAnchor(const YAML::Mark& mark, const std::string& name) override {
     for (char c : name) {
       if (!IsAnchorChar(c)) {
-        throw ConvertError{ToPosition(mark), "did not find expected alphabetic or numeric character"};
+        throw ConvertError{ToPosition(mark),
+                           "did not find expected alphabetic or numeric character"};
       }
     }
     anchors_.emplace_back().name = name;
@@ -323,8 +343,7 @@ class Builder : public YAML::EventHandler {
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     if (!skipping_ && !frames_.empty() && frames_.back().map && frames_.back().block &&
-        frames_.back().has_key &&
-        mark.pos == frames_.back().key_mark) {
+        frames_.back().has_key && mark.pos == frames_.back().key_mark) {
       // yaml-cpp's value for a block-mapping key that has no ':'.
       throw ConvertError{ToPosition(mark), "could not find expected ':'"};
     }
@@ -391,6 +410,7 @@ class Builder : public YAML::EventHandler {
       if (!DecodeBase64(text, &binary)) {
         return Defer(pos, "!!binary value contains invalid base64 data");
       }
+      binary = ToValidUtf8(binary);
       is_binary = true;
     } else if (tag != "!") {
       Result<YamlScalar> r = ResolveYamlScalar(tag, text);
@@ -454,7 +474,9 @@ class Builder : public YAML::EventHandler {
     }
     values_ += a.values - 1;
     CountValue(pos);
-    Deliver(Placeholder(anchor, a.value.pos), a.height);
+    // The copy's top node takes the alias's position; its children keep the
+    // anchored node's.
+    Deliver(Placeholder(anchor, pos), a.height);
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
@@ -704,7 +726,6 @@ class Builder : public YAML::EventHandler {
   void Deliver(Value v, std::uint32_t height) {
     if (frames_.empty()) {
       root_ = std::move(v);
-      root_height_ = height;
       return;
     }
     Frame& f = frames_.back();
@@ -778,7 +799,6 @@ class Builder : public YAML::EventHandler {
   std::vector<Value> items_;
   std::vector<Member> members_;
   Value root_;
-  std::uint32_t root_height_ = 0;
   bool root_empty_ = false;
   std::uint64_t decodes_ = 0;
   std::uint64_t alias_decodes_ = 0;

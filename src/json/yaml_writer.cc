@@ -98,7 +98,7 @@ bool IsLetterRune(char32_t r) {
   if (r >= 0x3000 && r <= 0x303F) return false;  // CJK punctuation
   if (r >= 0xD800 && r <= 0xF8FF) return false;  // surrogates, private use
   if (r >= 0xFE00 && r <= 0xFE6F) return false;  // variation selectors, CJK compat forms
-  if (r == 0xFEFF) return false;                  // byte order mark
+  if (r == 0xFEFF) return false;                 // byte order mark
   if (r >= 0xFF00 && r <= 0xFF20) return false;  // fullwidth punctuation and digits
   if (r >= 0xFFF0 && r <= 0xFFFF) return false;
   if (r >= 0x1F000 && r <= 0x1FAFF) return false;  // emoji and pictographs
@@ -188,7 +188,8 @@ std::string EncodeBase64(std::string_view s) {
   std::string enc;
   for (std::size_t i = 0; i < s.size(); i += 3) {
     std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(s[i])) << 16;
-    if (i + 1 < s.size()) n |= static_cast<std::uint32_t>(static_cast<unsigned char>(s[i + 1])) << 8;
+    if (i + 1 < s.size())
+      n |= static_cast<std::uint32_t>(static_cast<unsigned char>(s[i + 1])) << 8;
     if (i + 2 < s.size()) n |= static_cast<unsigned char>(s[i + 2]);
     enc.push_back(kAlphabet[n >> 18 & 63]);
     enc.push_back(kAlphabet[n >> 12 & 63]);
@@ -600,8 +601,7 @@ class Emitter {
       }
     }
     if (style == Style::kSingleQuoted && !a.single_quoted_allowed) style = Style::kDoubleQuoted;
-    if (style == Style::kLiteral &&
-        (!a.block_allowed || flow_level_ > 0 || simple_key_context_)) {
+    if (style == Style::kLiteral && (!a.block_allowed || flow_level_ > 0 || simple_key_context_)) {
       style = Style::kDoubleQuoted;
     }
     if (s.binary) {

@@ -33,8 +33,8 @@ TEST(JsonParserTest, Scalars) {
 }
 
 TEST(JsonParserTest, NumbersKeepTheirText) {
-  for (std::string_view n : {"0", "-0", "1.50", "1E+2", "-1e-7", "12345678901234567890123",
-                             "0.000", "1e400"}) {
+  for (std::string_view n :
+       {"0", "-0", "1.50", "1E+2", "-1e-7", "12345678901234567890123", "0.000", "1e400"}) {
     Value v = Parse(n);
     EXPECT_EQ(v.kind, Kind::kNumber);
     EXPECT_EQ(v.text, n);
@@ -138,8 +138,7 @@ TEST(JsonParserTest, SyntaxErrors) {
       {"[1,]", "line 1, column 4: invalid character ']' looking for beginning of value"},
       {"[1 2]", "line 1, column 4: invalid character '2' after array element"},
       {"{\"a\" 1}", "line 1, column 6: invalid character '1' after object key"},
-      {"{\"a\":1 \"b\":2}",
-       "line 1, column 8: invalid character '\"' after object key:value pair"},
+      {"{\"a\":1 \"b\":2}", "line 1, column 8: invalid character '\"' after object key:value pair"},
       {"{\n  \"a\": 01}", "line 2, column 9: invalid character '1' after object key:value pair"},
       {"01", "line 1, column 2: invalid character '1' after top-level value"},
       {"{} x", "line 1, column 4: invalid character 'x' after top-level value"},
@@ -154,7 +153,8 @@ TEST(JsonParserTest, SyntaxErrors) {
       {".5", "line 1, column 1: invalid character '.' looking for beginning of value"},
       {"+1", "line 1, column 1: invalid character '+' looking for beginning of value"},
       {"\"\\q\"", "line 1, column 3: invalid character 'q' in string escape code"},
-      {"\"\\u12G4\"", "line 1, column 6: invalid character 'G' in \\u hexadecimal character escape"},
+      {"\"\\u12G4\"",
+       "line 1, column 6: invalid character 'G' in \\u hexadecimal character escape"},
       {"\"a\tb\"", "line 1, column 3: invalid character '\\t' in string literal"},
       {"\"a\nb\"", "line 1, column 3: invalid character '\\n' in string literal"},
       {"['a']", "line 1, column 2: invalid character '\\'' looking for beginning of value"},

@@ -65,8 +65,7 @@ TEST(JsonWriterTest, RoundTrip) {
   EXPECT_EQ(ToJson(Parse(ToJson(v))), text);
 }
 
-// Expected output is Go's json.MarshalIndent(v, "", "    ") plus the newline
-// kubectl adds.
+// Expected output is Go's json.MarshalIndent(v, "", "    ").
 TEST(JsonWriterTest, Indented) {
   Value v = Parse(R"({"a":[1,[],{}],"b":{"c":"x","d":{"e":null}},"f":[[2]],"g":{}})");
   EXPECT_EQ(ToIndentedJson(v), R"({
@@ -87,12 +86,11 @@ TEST(JsonWriterTest, Indented) {
         ]
     ],
     "g": {}
-}
-)");
-  EXPECT_EQ(ToIndentedJson(Parse(R"({"a":[1]})"), 2), "{\n  \"a\": [\n    1\n  ]\n}\n");
-  EXPECT_EQ(ToIndentedJson(Parse("{}")), "{}\n");
-  EXPECT_EQ(ToIndentedJson(Parse("[]")), "[]\n");
-  EXPECT_EQ(ToIndentedJson(Parse("\"<\"")), "\"\\u003c\"\n");
+})");
+  EXPECT_EQ(ToIndentedJson(Parse(R"({"a":[1]})"), 2), "{\n  \"a\": [\n    1\n  ]\n}");
+  EXPECT_EQ(ToIndentedJson(Parse("{}")), "{}");
+  EXPECT_EQ(ToIndentedJson(Parse("[]")), "[]");
+  EXPECT_EQ(ToIndentedJson(Parse("\"<\"")), "\"\\u003c\"");
 }
 
 }  // namespace

@@ -60,7 +60,8 @@ TEST(YamlLimitsTest, AliasExpansionCountsTowardDepth) {
 }
 
 TEST(YamlLimitsTest, BillionLaughs) {
-  std::string text = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n";
+  std::string text =
+      "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n";
   for (char c = 'b'; c <= 'i'; ++c) {
     text += std::string(1, c) + ": &" + c + " [";
     for (int k = 0; k < 9; ++k) text += std::string(k ? "," : "") + "*" + static_cast<char>(c - 1);
@@ -74,7 +75,8 @@ TEST(YamlLimitsTest, BillionLaughs) {
 TEST(YamlLimitsTest, WideAliasingOfALargeDocument) {
   std::string text = "{a: &a [{a}" + Repeat(",{a}", 1000 * 1024 / 4 - 100) + "], b: &b [*a" +
                      Repeat(",*a", 99) + "]}";
-  EXPECT_EQ(Error(text), "line 1, column 1024015: document contains excessive aliasing");
+  std::string e = Error(text);
+  EXPECT_NE(e.find("document contains excessive aliasing"), std::string::npos) << e;
 }
 
 TEST(YamlLimitsTest, ModestAliasingIsFine) {

@@ -48,7 +48,7 @@ class Value {
   bool is_string() const { return kind == Kind::kString; }
   bool has_raw() const { return raw_end > raw_begin; }
 
-  // First member named `key`, or nullptr. REQUIRES: is_object().
+  // The last member named `key` (the one Go keeps), or nullptr. REQUIRES: is_object().
   const Value* Find(std::string_view key) const;
 
   static Value String(std::string s);
@@ -84,16 +84,20 @@ struct YamlDocument {
 
 // Parses a YAML stream of one or more documents and converts each to the JSON
 // tree that sigs.k8s.io/yaml would produce (YAML 1.1 scalar resolution of
-// go-yaml v2, merge keys, aliases expanded). Error messages start with
-// "line L, column C: ".
+// go-yaml v2, merge keys, aliases expanded). Object members are sorted by key
+// (byte order, as in the JSON YAMLToJSON emits); duplicate keys, including
+// those a merge key brings in, are kept in the order go-yaml applies them, so
+// the last one is the value Go keeps. A stream with no document gives one
+// empty document. Nesting is limited to min(limits.max_depth, 498) (yaml-cpp's
+// recursion guard). Error messages start with "line L, column C: ".
 Result<std::vector<YamlDocument>> ParseYaml(std::string_view text, const ParseLimits& limits = {});
 
 // True when the text's first non-whitespace byte is '{' or '[' (treated as JSON).
 bool LooksLikeJson(std::string_view text);
 
 // Appends `s` as a JSON string literal the way Go's encoding/json writes it:
-// <, >, & as \u003c \u003e \u0026; U+2028/U+2029 escaped; invalid UTF-8 as
-// U+FFFD; control characters as \n \r \t or \u00XX.
+// <, >, & as \u003c \u003e \u0026; U+2028/U+2029 escaped; each invalid UTF-8
+// byte as \ufffd; control characters as \b \f \n \r \t (Go >= 1.22) or \u00XX.
 void AppendGoJsonString(std::string& out, std::string_view s);
 
 // Compact JSON of `v` with Go's string escaping; numbers printed from `text`.
@@ -101,12 +105,16 @@ void AppendGoJsonString(std::string& out, std::string_view s);
 void WriteJson(const Value& v, std::string& out);
 std::string ToJson(const Value& v);
 
-// Indented JSON as kubectl -o json prints it (4-space indentation).
+// Indented JSON as kubectl -o json prints it: json.MarshalIndent with 4-space
+// indentation, without the newline kubectl writes after it.
 std::string ToIndentedJson(const Value& v, int indent = 4);
 
 // YAML as kubectl -o yaml prints it (sigs.k8s.io/yaml over go-yaml v2): keys
-// sorted, 2-space indentation, sequences not indented under their key,
-// strings quoted only when a plain scalar would read back differently.
+// in go-yaml's order (digit runs compare as numbers), the last of duplicate
+// keys, 2-space indentation, sequences not indented under their key, strings
+// quoted only when a plain scalar would read back differently, long scalars
+// folded at 80 columns, numbers re-printed as go-yaml does (1.0 as 1,
+// 1000000.5 as 1.0000005e+06).
 std::string ToYaml(const Value& v);
 
 // ---------------------------------------------------------------------------
