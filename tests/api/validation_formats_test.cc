@@ -412,8 +412,7 @@ TEST(ConditionsTest, Rules) {
           R"(status.conditions[1]: Duplicate value: "Ready")",
           "status.conditions[2].type: Required value: is required",
           "status.conditions[2].status: Required value",
-          "status.conditions[2].observedGeneration: Invalid value: -1: must be greater than "
-          "or equal to zero",
+          R"(status.conditions[2].observedGeneration: Invalid value: -1: must be greater than or equal to zero)",
           "status.conditions[2].lastTransitionTime: Required value",
           "status.conditions[2].reason: Required value",
           R"(status.conditions[3].type: Invalid value: "a/b/c": )" + kLk3,

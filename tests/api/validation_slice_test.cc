@@ -376,7 +376,7 @@ ResourceSlice PolicySlice(const CapacityRequestPolicy& policy, std::string_view 
 const std::string kPolicy = "spec.devices[0].capacity[mem].requestPolicy";
 
 CapacityRequestPolicy ValidValues(std::optional<std::string_view> default_value,
-                                  std::vector<std::string_view> values) {
+                                  const std::vector<std::string_view>& values) {
   CapacityRequestPolicy policy;
   if (default_value) policy.default_ = Q(*default_value);
   for (std::string_view v : values) policy.valid_values.push_back(Q(v));
@@ -539,10 +539,10 @@ TEST(ResourceSliceTest, Taints) {
       }));
 }
 
-DeviceCounterConsumption Consumption(std::string set, std::vector<std::string> names) {
+DeviceCounterConsumption Consumption(std::string set, const std::vector<std::string>& names) {
   DeviceCounterConsumption c;
   c.counter_set = std::move(set);
-  for (std::string& n : names) c.counters[n] = Counter{Q("1")};
+  for (const std::string& n : names) c.counters[n] = Counter{Q("1")};
   return c;
 }
 
@@ -550,8 +550,8 @@ TEST(ResourceSliceTest, CounterConsumption) {
   ResourceSlice slice = Slice();
   Device bad = Dev("bad");
   bad.consumes_counters = {Consumption("", {}), Consumption("Set_A", {"Bad_Key"})};
-  std::vector<std::string> many;
-  for (int i = 0; i < 33; ++i) many.push_back("c" + std::to_string(i));
+  std::vector<std::string> many(33);
+  for (int i = 0; i < 33; ++i) many[i] = "c" + std::to_string(i);
   Device repeated = Dev("repeated");
   repeated.consumes_counters = {Consumption("a", many), Consumption("a", {"x"})};
   Device over = Dev("over");
@@ -590,18 +590,17 @@ TEST(ResourceSliceTest, PerDeviceNodeSelection) {
   const std::string required =
       "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
       "`perDeviceNodeSelection` is set to true in the ResourceSlice spec";
-  EXPECT_EQ(Validate(slice),
-            (Strings{
-                "spec.devices[0]: Required value: " + required,
-                "spec.devices[1]: Invalid value: \"{`nodeName`, `allNodes`}\": " + required,
-                R"(spec.devices[2].nodeName: Invalid value: "": must not be empty)",
-                "spec.devices[2].allNodes: Invalid value: false: must be either unset or set to "
-                "true",
-                "spec.devices[2]: Required value: " + required,
-                "spec.devices[3].nodeSelector.nodeSelectorTerms: Required value: must have at "
-                "least one node selector term",
-                R"(spec.devices[4].nodeName: Invalid value: "Node_1": )" + kSub,
-            }));
+  EXPECT_EQ(
+      Validate(slice),
+      (Strings{
+          "spec.devices[0]: Required value: " + required,
+          "spec.devices[1]: Invalid value: \"{`nodeName`, `allNodes`}\": " + required,
+          R"(spec.devices[2].nodeName: Invalid value: "": must not be empty)",
+          R"(spec.devices[2].allNodes: Invalid value: false: must be either unset or set to true)",
+          "spec.devices[2]: Required value: " + required,
+          R"(spec.devices[3].nodeSelector.nodeSelectorTerms: Required value: must have at least one node selector term)",
+          R"(spec.devices[4].nodeName: Invalid value: "Node_1": )" + kSub,
+      }));
 }
 
 TEST(ResourceSliceTest, DeviceNodeSelectionNeedsPerDeviceSelection) {
@@ -629,8 +628,7 @@ TEST(ResourceSliceTest, BindingConditions) {
           R"(spec.devices[0].bindingConditions[1]: Invalid value: "-bad": )" + kLkName,
           R"(spec.devices[0].bindingConditions[2]: Duplicate value: "example.com/ready")",
           R"(spec.devices[0].bindingFailureConditions[0]: Invalid value: "example.com/ready": bindingFailureConditions must not overlap with bindingConditions)",
-          "spec.devices[1].bindingConditions: Invalid value: null: bindingConditions are "
-          "required to use bindingFailureConditions",
+          R"(spec.devices[1].bindingConditions: Invalid value: null: bindingConditions are required to use bindingFailureConditions)",
           "spec.devices[1].bindingFailureConditions: Too many: 5: must have at most 4 items",
       }));
 }
@@ -675,17 +673,17 @@ TEST(ResourceSliceTest, NodeAllocatableResources) {
       }));
 }
 
-CounterSet Set(std::string name, std::vector<std::string> counters) {
+CounterSet Set(std::string name, const std::vector<std::string>& counters) {
   CounterSet set;
   set.name = std::move(name);
-  for (std::string& c : counters) set.counters[c] = Counter{Q("8Gi")};
+  for (const std::string& c : counters) set.counters[c] = Counter{Q("8Gi")};
   return set;
 }
 
 TEST(ResourceSliceTest, SharedCounters) {
   ResourceSlice slice = Slice();
-  std::vector<std::string> many;
-  for (int i = 0; i < 33; ++i) many.push_back("c" + std::to_string(i));
+  std::vector<std::string> many(33);
+  for (int i = 0; i < 33; ++i) many[i] = "c" + std::to_string(i);
   slice.spec.shared_counters = {Set("", {}), Set("Bad_Set", {"Bad_Counter"}), Set("a", many),
                                 Set("a", {"x"})};
   EXPECT_EQ(

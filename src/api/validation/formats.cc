@@ -647,10 +647,12 @@ void ValidateOwnerReferences(const List<OwnerReference>& refs, FieldErrors& erro
       if (first_controller.empty()) {
         first_controller = current;
       } else {
-        errors.push_back(Invalid(field, OwnerReferencesJson(refs),
-                                 "Only one reference can have Controller set to true. Found "
-                                 "\"true\" in references for " +
-                                     first_controller + " and " + current));
+        std::string detail =
+            R"(Only one reference can have Controller set to true. Found "true" in references for )";
+        detail += first_controller;
+        detail += " and ";
+        detail += current;
+        errors.push_back(Invalid(field, OwnerReferencesJson(refs), std::move(detail)));
       }
     }
   }
