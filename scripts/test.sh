@@ -2,8 +2,8 @@
 # The whole test suite: set up, then
 #   1. formatting check (clang-format),
 #   2. release build, clang-tidy over src/, and every test under ctest,
-#   3. the same tests built with AddressSanitizer and UndefinedBehaviorSanitizer,
-#   4. every libFuzzer target for a bounded time (DRA_FUZZ_SECONDS each, default 30).
+#   3. the same tests built by clang with AddressSanitizer and UndefinedBehaviorSanitizer,
+#   4. every libFuzzer target (same build) for a bounded time (DRA_FUZZ_SECONDS each, default 30).
 # Ends with one line "tests: N passed, N failed" counting ctest cases of both
 # builds, the format and tidy checks, and the fuzz targets.
 set -uo pipefail
@@ -42,25 +42,25 @@ if scripts/tidy.sh > build/clang-tidy.out 2>&1; then count 1 0; echo "clean"; el
 step "release tests"
 run_ctest --test-dir build --output-on-failure -j "$(nproc)"
 
-step "sanitizer build and tests (ASan + UBSan)"
+step "sanitizer build (clang, ASan + UBSan): tests and fuzz targets"
 scripts/build.sh asan || exit 2
+step "sanitizer tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   run_ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE slow
 
 step "fuzz targets (${fuzz_seconds}s each)"
-scripts/build.sh fuzz || exit 2
-for f in build-fuzz/fuzz/*_fuzz; do
+for f in build-asan/fuzz/*_fuzz; do
   name=$(basename "$f")
   corpus="fuzz/corpus/${name%_fuzz}"
   work=$(mktemp -d)
   [[ -d "$corpus" ]] && cp -r "$corpus"/. "$work"/
   if "$f" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 "$work" \
-      > "build-fuzz/$name.log" 2>&1; then
+      > "build-asan/$name.log" 2>&1; then
     count 1 0
-    echo "$name: clean after ${fuzz_seconds}s ($(grep -c '' "build-fuzz/$name.log") log lines)"
+    echo "$name: clean, $(grep -o 'Done [0-9]* runs' "build-asan/$name.log")"
   else
     count 0 1
-    echo "$name: FAILED"; tail -40 "build-fuzz/$name.log"
+    echo "$name: FAILED"; tail -40 "build-asan/$name.log"
   fi
   rm -rf "$work"
 done
