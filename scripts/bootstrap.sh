@@ -11,6 +11,11 @@ packages=(
   clang libclang-rt-14-dev clang-format clang-tidy
 )
 
+# Node and npm extract test data from npm packages; any installed Node will do.
+if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
