@@ -11,14 +11,15 @@ namespace {
 
 using K = Type::Kind;
 
-TypePtr AttributeValueType() { return DynType(); }
-
-TypePtr DeviceFieldType(std::string_view field) {
+TypePtr DeviceFieldType(std::string_view field, const DeviceDeclaration& device) {
   if (field == "driver") return PrimitiveType(K::kString);
-  if (field == "allowMultipleAllocations") return PrimitiveType(K::kBool);
+  if (field == "allowMultipleAllocations" && device.allow_multiple_allocations) {
+    return PrimitiveType(K::kBool);
+  }
   if (field == "attributes") {
-    return MapType(PrimitiveType(K::kString),
-                   MapType(PrimitiveType(K::kString), AttributeValueType()));
+    return MapType(
+        PrimitiveType(K::kString),
+        MapType(PrimitiveType(K::kString), device.attributes_are_any ? AnyType() : DynType()));
   }
   if (field == "capacity") {
     return MapType(PrimitiveType(K::kString),
@@ -50,7 +51,7 @@ TypePtr TypeNamed(std::string_view name) {
 
 class Checker {
  public:
-  explicit Checker(Issues* issues) : issues_(issues) {}
+  Checker(Issues* issues, const DeviceDeclaration& device) : issues_(issues), device_(device) {}
 
   TypePtr Check(Expr& e) {
     TypePtr t = Visit(e);
@@ -160,7 +161,7 @@ class Checker {
         break;
       case K::kOpaque:
         if (operand->name == "kubernetes.DRADevice") {
-          field = DeviceFieldType(e.name);
+          field = DeviceFieldType(e.name, device_);
           if (!field) return Error(e.offset, "undefined field '" + e.name + "'");
           break;
         }
@@ -200,7 +201,7 @@ class Checker {
     }
     if (failed) return ErrorType();
     const std::vector<OverloadDecl>& overloads = Overloads(e.name);
-    if (overloads.empty()) {
+    if (overloads.empty() || (e.name == "includes" && !device_.includes)) {
       return Error(e.offset, "undeclared reference to '" + e.name + "' (in container '')");
     }
     ValidateConstantArguments(e);
@@ -350,8 +351,11 @@ class Checker {
         second = range->params[1];
         break;
       case K::kDyn:
-        first = second = DynType();
-        break;
+        if (!IsAny(*range)) {
+          first = second = DynType();
+          break;
+        }
+        [[fallthrough]];
       default:
         return Error(e.target->offset, "expression of type '" + TypeString(*range) +
                                            "' cannot be range of a comprehension (must be list, "
@@ -398,14 +402,15 @@ class Checker {
   }
 
   Issues* issues_;
+  const DeviceDeclaration& device_;
   std::vector<std::pair<std::string, TypePtr>> scopes_;
   std::vector<TypePtr> types_;
 };
 
 }  // namespace
 
-CheckResult Check(Expr* expr, Issues* issues) {
-  Checker checker(issues);
+CheckResult Check(Expr* expr, Issues* issues, const DeviceDeclaration& device) {
+  Checker checker(issues, device);
   TypePtr t = checker.Check(*expr);
   CheckResult result;
   result.type = TypeString(*t);

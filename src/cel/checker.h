@@ -19,6 +19,15 @@ struct CheckResult {
   std::vector<TypePtr> types;
 };
 
-CheckResult Check(Expr* expr, Issues* issues);
+// The parts of the `device` declaration that vary between environments.
+struct DeviceDeclaration {
+  bool allow_multiple_allocations = true;
+  // Attribute values are `dyn`, or `any` in the older declarations (which
+  // cannot be iterated by macros).
+  bool attributes_are_any = false;
+  bool includes = true;
+};
+
+CheckResult Check(Expr* expr, Issues* issues, const DeviceDeclaration& device = {});
 
 }  // namespace dra::cel

@@ -206,8 +206,12 @@ class Estimator {
     } else if (n == "_+_" && IsStringLike(*exprs[0])) {
       call = Factor(Add(args[0].size, args[1].size), 0.1);
       r.size = Add(args[0].size, args[1].size);
-    } else if (n == "quantity" || n == "isQuantity" || n == "semver" || n == "isSemver") {
+    } else if (n == "quantity" || n == "isQuantity" || n == "semver" || n == "isSemver" ||
+               n == "url" || n == "cidr" || n == "isIP" || n == "isCIDR" ||
+               (n == "ip" && !e.target)) {
       call = Factor(args[0].size, 0.1);
+    } else if (n == "ip.isCanonical") {
+      call = Mul(Factor(args[0].size, 0.1), 2);
     } else if (n == "lowerAscii" || n == "upperAscii" || n == "substring" || n == "trim") {
       call = Factor(args[0].size, 0.1);
       r.size = args[0].size;

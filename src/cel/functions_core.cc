@@ -495,6 +495,9 @@ Value ToString(EvalContext&, const Value* a, std::size_t) {
     case K::kTimestamp:
     case K::kDuration:
       return Value::String(DebugString(v));
+    case K::kIP:
+    case K::kCIDR:
+      return NetToString(v);
     default:
       return NoSuchOverload();
   }

@@ -71,13 +71,21 @@ Compilation Compile(std::string_view expression, const CompileOptions& options) 
   Source source(expression);
   Issues issues;
   ExprPtr ast = Parse(source, &issues);
+  DeviceDeclaration device;
+  if (options.environment == Environment::kNewExpressions) {
+    device.allow_multiple_allocations = options.consumable_capacity;
+    device.attributes_are_any = !options.list_type_attributes;
+    device.includes = options.list_type_attributes;
+  }
   CheckResult checked;
-  if (ast) checked = Check(ast.get(), &issues);
+  if (ast) checked = Check(ast.get(), &issues, device);
   if (!issues.empty()) {
     out.error = {CompileError::Type::kInvalid, "compilation failed: " + issues.Format(source)};
     return out;
   }
-  if (checked.type != "bool" && checked.type != "dyn") {
+  // The result must be bool or exactly the attribute value type.
+  std::string unknown_type = device.attributes_are_any ? "any" : "dyn";
+  if (checked.type != "bool" && checked.type != unknown_type) {
     out.error = {CompileError::Type::kInvalid,
                  "must evaluate to bool or the unknown type, not " + checked.type};
     return out;

@@ -15,6 +15,6 @@ namespace dra::cel {
 // thread compiles kMaxCachedRegexes more patterns.
 const RE2* CompiledRegex(std::string_view pattern, std::string* error);
 
-inline constexpr std::size_t kMaxCachedRegexes = 256;
+inline constexpr std::size_t kMaxCachedRegexes = 64;
 
 }  // namespace dra::cel

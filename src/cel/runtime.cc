@@ -36,6 +36,11 @@ std::string DebugString(const Value& v) {
       return FormatDuration(v.duration_nanos());
     case ValueKind::kQuantity:
       return v.quantity().String();
+    case ValueKind::kIP:
+    case ValueKind::kCIDR:
+      return std::string(NetToString(v).str());
+    case ValueKind::kURL:
+      return std::string(v.str());
     default:
       return std::string(TypeName(v));
   }
@@ -136,8 +141,9 @@ bool CompareValues(const Value& a, const Value& b, int* result) {
 }
 
 const Function* FindFunction(std::string_view name, bool member, std::size_t arity) {
-  for (FunctionTable t : {CoreFunctions(), StringFunctions(), ListFunctions(),
-                          KubernetesFunctions(), TimeFunctions()}) {
+  for (FunctionTable t :
+       {CoreFunctions(), StringFunctions(), ListFunctions(), KubernetesFunctions(), TimeFunctions(),
+        NetFunctions(), FormatFunctions()}) {
     for (const Function* f = t.begin; f != t.end; ++f) {
       if (f->name == name && f->member == member && f->arity == arity) return f;
     }
@@ -146,8 +152,9 @@ const Function* FindFunction(std::string_view name, bool member, std::size_t ari
 }
 
 bool IsFunctionName(std::string_view name) {
-  for (FunctionTable t : {CoreFunctions(), StringFunctions(), ListFunctions(),
-                          KubernetesFunctions(), TimeFunctions()}) {
+  for (FunctionTable t :
+       {CoreFunctions(), StringFunctions(), ListFunctions(), KubernetesFunctions(), TimeFunctions(),
+        NetFunctions(), FormatFunctions()}) {
     for (const Function* f = t.begin; f != t.end; ++f) {
       if (f->name == name) return true;
     }

@@ -94,6 +94,11 @@ FunctionTable StringFunctions();
 FunctionTable ListFunctions();
 FunctionTable KubernetesFunctions();
 FunctionTable TimeFunctions();
+FunctionTable NetFunctions();     // IP, CIDR and URL libraries
+FunctionTable FormatFunctions();  // string.format
+
+// string(ip) / string(cidr); NoSuchOverload for other kinds.
+Value NetToString(const Value& v);
 
 // list.indexOf / list.lastIndexOf (shares its name with the string functions).
 Value ListIndexOf(EvalContext& ctx, const Value* args, std::size_t n, bool last);

@@ -18,6 +18,11 @@ TypePtr DynType() {
   static const TypePtr t = Make(Type::Kind::kDyn);
   return t;
 }
+TypePtr AnyType() {
+  static const TypePtr t = Make(Type::Kind::kDyn, "any");
+  return t;
+}
+bool IsAny(const Type& t) { return t.kind == Type::Kind::kDyn && t.name == "any"; }
 TypePtr ErrorType() {
   static const TypePtr t = Make(Type::Kind::kError);
   return t;
@@ -88,7 +93,7 @@ std::string TypeString(const Type& t) {
   using K = Type::Kind;
   switch (t.kind) {
     case K::kDyn:
-      return "dyn";
+      return t.name == "any" ? "any" : "dyn";
     case K::kError:
       return "*error*";
     case K::kNull:

@@ -39,6 +39,10 @@ struct Type {
 };
 
 TypePtr DynType();
+// google.protobuf.Any as the older device declarations use it: matches
+// overloads like dyn, but cannot be a comprehension range.
+TypePtr AnyType();
+bool IsAny(const Type& t);
 TypePtr ErrorType();
 TypePtr PrimitiveType(Type::Kind kind);
 TypePtr ListType(TypePtr element);

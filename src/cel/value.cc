@@ -167,6 +167,12 @@ Value Value::Semver(std::shared_ptr<const struct Semver> s) {
   return v;
 }
 
+Value Value::Opaque(ValueKind kind, std::string payload) {
+  Value v = String(std::move(payload));
+  v.kind_ = kind;
+  return v;
+}
+
 Value Value::Device(const DeviceView* device) {
   Value v;
   v.kind_ = ValueKind::kDevice;
@@ -212,6 +218,12 @@ std::string_view TypeName(const Value& v) {
       return "kubernetes.Quantity";
     case ValueKind::kSemver:
       return "kubernetes.Semver";
+    case ValueKind::kIP:
+      return "net.IP";
+    case ValueKind::kCIDR:
+      return "net.CIDR";
+    case ValueKind::kURL:
+      return "kubernetes.URL";
     case ValueKind::kDevice:
       return "kubernetes.DRADevice";
     case ValueKind::kError:
@@ -278,6 +290,9 @@ bool Equal(const Value& a, const Value& b) {
     case ValueKind::kString:
     case ValueKind::kBytes:
     case ValueKind::kType:
+    case ValueKind::kIP:
+    case ValueKind::kCIDR:
+    case ValueKind::kURL:
       return a.str() == b.str();
     case ValueKind::kTimestamp:
       return a.seconds() == b.seconds() && a.nanos() == b.nanos();

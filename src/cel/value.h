@@ -37,6 +37,9 @@ enum class ValueKind : std::uint8_t {
   kOptional,
   kQuantity,
   kSemver,
+  kIP,    // str(): the 4 or 16 address bytes
+  kCIDR,  // str(): the address bytes, then one byte of prefix length
+  kURL,   // str(): the URL text as parsed by url()
   kDevice,
   kError,
 };
@@ -88,6 +91,8 @@ class Value {
   static Value Quantity(api::Quantity q, std::uint8_t form);
   static Value BorrowedQuantity(const api::Quantity* q);
   static Value Semver(std::shared_ptr<const struct Semver> v);
+  // kIP, kCIDR, kURL: an owned byte payload read back through str().
+  static Value Opaque(ValueKind kind, std::string payload);
   static Value Device(const DeviceView* device);
   static Value Error(std::string message);
 

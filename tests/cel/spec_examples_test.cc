@@ -318,5 +318,62 @@ TEST(SpecExamplesUpstream, Row48IndexWithBoolInStoredProfile) {
             " | .................^");
 }
 
+// Rows 26, 43, 44 and 48: the NewExpressions environment of API validation.
+
+CompileOptions NewExpressions(bool consumable_capacity, bool list_type_attributes) {
+  CompileOptions o;
+  o.environment = Environment::kNewExpressions;
+  o.consumable_capacity = consumable_capacity;
+  o.list_type_attributes = list_type_attributes;
+  return o;
+}
+
+std::string CompileDetail(std::string_view expression, const CompileOptions& options) {
+  Compilation c = Compile(expression, options);
+  return c.ok() ? "ok" : c.error.detail;
+}
+
+TEST(SpecExamplesNewExpressions, Row26IncludesNeedsListTypeAttributes) {
+  const char* e = R"(device.attributes["dra.example.com"].attr.includes("fish"))";
+  EXPECT_NE(CompileDetail(e, NewExpressions(true, false))
+                .find("undeclared reference to 'includes' (in container '')"),
+            std::string::npos);
+  EXPECT_EQ(CompileDetail(e, NewExpressions(true, true)), "ok");
+}
+
+TEST(SpecExamplesNewExpressions, Row43AllowMultipleAllocationsNeedsConsumableCapacity) {
+  const char* e = "device.allowMultipleAllocations == false";
+  EXPECT_NE(CompileDetail(e, NewExpressions(false, false))
+                .find("undefined field "
+                      "'allowMultipleAllocations'"),
+            std::string::npos);
+  EXPECT_EQ(CompileDetail(e, NewExpressions(true, false)), "ok");
+}
+
+TEST(SpecExamplesNewExpressions, Row44AnyIsNotIterable) {
+  const char* e = R"(device.attributes["dra.example.com"].ids.exists(id, id == 1))";
+  EXPECT_NE(CompileDetail(e, NewExpressions(true, false))
+                .find("expression of type 'any' cannot be range of a comprehension (must be "
+                      "list, map, or dynamic)"),
+            std::string::npos);
+  EXPECT_EQ(CompileDetail(e, NewExpressions(true, true)), "ok");
+}
+
+TEST(SpecExamplesNewExpressions, Row48IndexWithBool) {
+  EXPECT_EQ(CompileDetail("device.attributes[true].someBoolean", NewExpressions(false, false)),
+            "compilation failed: ERROR: <input>:1:18: found no matching overload for '_[_]' "
+            "applied to '(map(string, map(string, any)), bool)'\n"
+            " | device.attributes[true].someBoolean\n"
+            " | .................^");
+}
+
+TEST(SpecExamplesNewExpressions, OutputTypeFollowsTheDeclaration) {
+  // With `any` attributes, a bare attribute is accepted but dyn is not.
+  EXPECT_EQ(CompileDetail(R"(device.attributes["d"].flag)", NewExpressions(true, false)), "ok");
+  EXPECT_EQ(CompileDetail("dyn(true)", NewExpressions(true, false)),
+            "must evaluate to bool or the unknown type, not dyn");
+  EXPECT_EQ(CompileDetail("dyn(true)", NewExpressions(true, true)), "ok");
+}
+
 }  // namespace
 }  // namespace dra::cel

@@ -25,9 +25,21 @@ inline constexpr std::uint64_t kCostLimit = 1'000'000;
 // validation, not by Compile).
 inline constexpr std::size_t kMaxExpressionBytes = 10 * 1024;
 
+// Which of upstream's two environments compiles the expression (spec cel.md
+// 1.2). The allocator uses StoredExpressions; API validation of a new or
+// changed expression uses NewExpressions, whose device declaration follows
+// the feature gates below.
+enum class Environment : std::uint8_t { kStoredExpressions, kNewExpressions };
+
 struct CompileOptions {
   // Runtime cost budget for each evaluation.
   std::uint64_t cost_limit = kCostLimit;
+  Environment environment = Environment::kStoredExpressions;
+  // Feature gates, consulted by kNewExpressions only. DRAConsumableCapacity
+  // declares device.allowMultipleAllocations; DRAListTypeAttributes makes
+  // attribute values dyn (instead of any) and declares includes().
+  bool consumable_capacity = true;
+  bool list_type_attributes = false;
 };
 
 // Why compilation failed, as upstream's DRA compiler classifies it.

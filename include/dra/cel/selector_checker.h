@@ -3,6 +3,8 @@
 // limit, reported with kube-apiserver's error types and texts.
 #pragma once
 
+#include <array>
+
 #include "dra/api/validation.h"
 #include "dra/cel/compile_cache.h"
 
@@ -10,11 +12,18 @@ namespace dra::cel {
 
 class CelSelectorChecker final : public api::SelectorChecker {
  public:
+  CelSelectorChecker();
+
+  // New or changed expressions compile in the strict NewExpressions
+  // environment shaped by the gates; unchanged stored ones in the lenient
+  // StoredExpressions environment.
   void Check(std::string_view expression, const std::string& field, bool stored,
              const api::FeatureGates& gates, api::FieldErrors& errors) const override;
 
  private:
-  mutable CompileCache cache_;
+  mutable CompileCache stored_;
+  // NewExpressions, indexed by (DRAConsumableCapacity, DRAListTypeAttributes).
+  mutable std::array<CompileCache, 4> strict_;
 };
 
 }  // namespace dra::cel
