@@ -133,7 +133,7 @@ class Checker {
     std::string name = e.name;
     const Expr* t = e.target.get();
     while (t->kind == ExprKind::kSelect && !t->test_only && !t->optional) {
-      name = t->name + "." + name;
+      name.insert(0, t->name + ".");
       t = t->target.get();
     }
     if (t->kind != ExprKind::kIdent || LookupLocal(t->name)) return nullptr;

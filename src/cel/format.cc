@@ -87,8 +87,9 @@ std::string FormatTimestamp(std::int64_t seconds, std::int32_t nanos) {
 
 std::string FormatDuration(std::int64_t nanos) {
   // As Go: float64 seconds printed in the shortest 'f' form.
-  double seconds =
-      static_cast<double>(nanos / 1'000'000'000) + static_cast<double>(nanos % 1'000'000'000) / 1e9;
+  double seconds = static_cast<double>(
+                       nanos / 1'000'000'000) +  // NOLINT(bugprone-integer-division): whole seconds
+                   static_cast<double>(nanos % 1'000'000'000) / 1e9;
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, seconds, std::chars_format::fixed);
   return std::string(buf, r.ptr) + "s";

@@ -728,6 +728,7 @@ Value GetQuery(EvalContext&, const Value* a, std::size_t) {
     it->second.push_back(Value::String(std::move(value)));
   }
   std::vector<std::pair<Value, Value>> map;
+  map.reserve(entries.size());
   for (auto& [k, v] : entries) map.emplace_back(Value::String(k), Value::List(std::move(v)));
   return Value::Map(std::move(map));
 }

@@ -213,6 +213,7 @@ class Planner {
     }
     if (!constant) return MakeCall(fn, std::move(operands));
     std::vector<Value> values;
+    values.reserve(operands.size());
     for (const NodePtr& n : operands) values.push_back(*n->constant());
     EvalContext ctx;
     Value result = fn->impl(ctx, values.data(), values.size());
@@ -229,6 +230,7 @@ class Planner {
 
   NodePtr PlanList(const Expr& e) {
     std::vector<NodePtr> elements;
+    elements.reserve(e.args.size());
     bool constant = true;
     for (std::size_t i = 0; i < e.args.size(); ++i) {
       elements.push_back(Plan(*e.args[i]));
@@ -236,6 +238,7 @@ class Planner {
     }
     if (constant) {
       std::vector<Value> values;
+      values.reserve(elements.size());
       for (const NodePtr& n : elements) values.push_back(*n->constant());
       return MakeConstant(Value::List(std::move(values)), 0);
     }
