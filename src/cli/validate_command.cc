@@ -108,6 +108,15 @@ int Run(const ValidateFlags& flags) {
       validation.request_version = std::string(api::VersionName(decoded.version));
       FieldErrors errors = api::ValidateForCreate(decoded.object, validation);
       std::string name = meta.name.empty() ? meta.generate_name : meta.name;
+      std::vector<std::string> warnings;
+      if (const auto* slice = std::get_if<api::ResourceSlice>(&decoded.object)) {
+        warnings = api::WarningsOnCreate(*slice);
+      }
+      if (!as_json) {
+        for (const std::string& w : warnings) {
+          std::cerr << Where(doc, decoded.pos) << ": Warning: " << w << "\n";
+        }
+      }
       if (errors.empty()) {
         ++valid;
       } else {
@@ -125,6 +134,7 @@ int Run(const ValidateFlags& flags) {
                                         {"name", name}};
         if (namespaced) entry["namespace"] = meta.namespace_;
         entry["valid"] = errors.empty();
+        if (!warnings.empty()) entry["warnings"] = warnings;
         if (!errors.empty()) {
           entry["message"] = api::InvalidObjectMessage(kind, KindGroup(kind), name, errors);
         }

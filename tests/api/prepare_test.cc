@@ -123,3 +123,89 @@ TEST(PrepareForCreateTest, DroppedFirstAvailableIsReportedByValidation) {
 
 }  // namespace
 }  // namespace dra::api
+
+namespace dra::api {
+namespace {
+
+DeviceRequestAllocationResult Result(std::string device) {
+  DeviceRequestAllocationResult r;
+  r.request = "req";
+  r.driver = "d";
+  r.pool = "p";
+  r.device = std::move(device);
+  return r;
+}
+
+AllocatedDeviceStatus DeviceStatus(std::string device) {
+  AllocatedDeviceStatus s;
+  s.driver = "d";
+  s.pool = "p";
+  s.device = std::move(device);
+  return s;
+}
+
+TEST(PrepareForStatusUpdateTest, PrunesStatusOfDevicesNoLongerAllocated) {
+  ResourceClaim old;
+  old.status.allocation.emplace();
+  old.status.allocation->devices.results = {Result("a"), Result("b")};
+  ResourceClaim update = old;
+  update.status.allocation->devices.results = {Result("b")};
+  // "a" was allocated before and is not now; "c" was never allocated and is
+  // left for validation to reject.
+  update.status.devices = {DeviceStatus("a"), DeviceStatus("b"), DeviceStatus("c")};
+  PrepareForStatusUpdate(update, old, FeatureGates());
+  ASSERT_EQ(update.status.devices.size(), 2u);
+  EXPECT_EQ(update.status.devices[0].device, "b");
+  EXPECT_EQ(update.status.devices[1].device, "c");
+}
+
+TEST(PrepareForStatusUpdateTest, ResetsSpecAndProtectedMetadata) {
+  ResourceClaim old;
+  old.metadata.labels = {{"a", "1"}};
+  old.metadata.finalizers = {"f"};
+  old.metadata.generation = 3;
+  old.spec.devices.requests.emplace_back().name = "old";
+  ResourceClaim update = old;
+  update.metadata.labels = {{"b", "2"}};
+  update.metadata.finalizers.clear();
+  update.metadata.generation = 9;
+  update.spec.devices.requests[0].name = "new";
+  PrepareForStatusUpdate(update, old, FeatureGates());
+  EXPECT_EQ(update.metadata.labels, old.metadata.labels);
+  EXPECT_EQ(update.metadata.finalizers, old.metadata.finalizers);
+  EXPECT_EQ(update.metadata.generation, 3);
+  EXPECT_EQ(update.spec.devices.requests[0].name, "old");
+}
+
+TEST(PrepareForStatusUpdateTest, DropsGatedStatusFieldsUnlessAlreadyUsed) {
+  FeatureGates gates;
+  gates.Set(Feature::kDRAConsumableCapacity, false);
+  ResourceClaim old;
+  old.status.allocation.emplace();
+  old.status.allocation->devices.results = {Result("a")};
+  ResourceClaim update = old;
+  update.status.allocation->devices.results[0].share_id = "01234567-89ab-cdef-0123-456789abcdef";
+  update.status.allocation->devices.results[0].consumed_capacity["m"] = Quantity::MustParse("1");
+  PrepareForStatusUpdate(update, old, gates);
+  EXPECT_FALSE(update.status.allocation->devices.results[0].share_id.has_value());
+  EXPECT_TRUE(update.status.allocation->devices.results[0].consumed_capacity.empty());
+
+  // Once the stored claim uses the feature, an update keeps it.
+  old.status.allocation->devices.results[0].share_id = "01234567-89ab-cdef-0123-456789abcdef";
+  update = old;
+  PrepareForStatusUpdate(update, old, gates);
+  EXPECT_TRUE(update.status.allocation->devices.results[0].share_id.has_value());
+}
+
+TEST(WarningsOnCreateTest, UpperCaseDriverName) {
+  ResourceSlice slice;
+  slice.spec.driver = "GPU.example.com";
+  EXPECT_EQ(WarningsOnCreate(slice),
+            std::vector<std::string>{"spec.driver: driver names should be lowercase; "
+                                     "\"GPU.example.com\" contains uppercase characters"});
+  slice.spec.driver = "gpu.example.com";
+  EXPECT_TRUE(WarningsOnCreate(slice).empty());
+}
+
+}  // namespace
+}  // namespace dra::api

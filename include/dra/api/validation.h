@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "dra/api/feature_gates.h"
 #include "dra/api/field_error.h"
@@ -66,6 +67,18 @@ void PrepareForCreate(DeviceClass& cls, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaim& claim, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaimTemplate& tmpl, const FeatureGates& gates);
 void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& gates);
+
+// The status strategy of ResourceClaim (spec 4.9): spec and the protected
+// metadata come from `old`, status fields of disabled gates are dropped unless
+// `old` used them, and status.devices entries of devices that `old` allocated
+// and `claim` no longer allocates are removed. Run before
+// ValidateResourceClaimStatusUpdate.
+void PrepareForStatusUpdate(ResourceClaim& claim, const ResourceClaim& old,
+                            const FeatureGates& gates);
+
+// Warnings kube-apiserver returns with a successful create (kubectl prints
+// them as "Warning: ..."): upper-case letters in a ResourceSlice's driver.
+std::vector<std::string> WarningsOnCreate(const ResourceSlice& slice);
 
 }  // namespace dra::api
 

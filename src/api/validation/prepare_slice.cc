@@ -1,6 +1,8 @@
 // Registry strategies before create for ResourceSlice and DeviceTaintRule
-// (spec api.md 4.13): generation 1, no status, and the fields of disabled
-// feature gates dropped silently.
+// (spec api.md 4.13): generation 1, no status, the fields of disabled feature
+// gates dropped silently, and the create warnings.
+#include <algorithm>
+
 #include "dra/api/validation.h"
 
 namespace dra::api {
@@ -55,6 +57,19 @@ void PrepareForCreate(ResourceSlice& slice, const FeatureGates& gates) {
 void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& /*gates*/) {
   rule.metadata.generation = 1;
   rule.status = DeviceTaintRuleStatus{};
+}
+
+}  // namespace dra::api
+
+namespace dra::api {
+
+std::vector<std::string> WarningsOnCreate(const ResourceSlice& slice) {
+  const std::string& driver = slice.spec.driver;
+  if (std::none_of(driver.begin(), driver.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    return {};
+  }
+  return {"spec.driver: driver names should be lowercase; " + GoQuote(driver) +
+          " contains uppercase characters"};
 }
 
 }  // namespace dra::api

@@ -33,7 +33,9 @@ FieldErrors ValidateForCreate(
     PrepareForCreate(created, options.gates);
     append(ValidateResourceClaim(created, options));
     if (HasStatus(*claim)) {
-      append(ValidateResourceClaimStatusUpdate(*claim, created, options));
+      ResourceClaim updated = *claim;
+      PrepareForStatusUpdate(updated, created, options.gates);
+      append(ValidateResourceClaimStatusUpdate(updated, created, options));
     }
   } else if (const auto* tmpl = std::get_if<ResourceClaimTemplate>(&object)) {
     ResourceClaimTemplate prepared = *tmpl;
