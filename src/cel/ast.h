@@ -50,6 +50,7 @@ enum class Macro : std::uint8_t {
   kBind,               // cel.bind(var, range=init, args[0]=body)
   kOptMap,             // range.optMap(var, args[0])
   kOptFlatMap,         // range.optFlatMap(var, args[0])
+  kSortBy,             // range.sortBy(var, args[0]=key): lists ext v3
 };
 
 struct MapEntry {

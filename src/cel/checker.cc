@@ -328,6 +328,49 @@ class Checker {
                                        "' applied to '(bool, " + TypeString(*t) + ")'");
   }
 
+  TypePtr RangeError(const Expr& range_expr, const Type& range) {
+    return Error(range_expr.offset, "expression of type '" + TypeString(range) +
+                                        "' cannot be range of a comprehension (must be list, "
+                                        "map, or dynamic)");
+  }
+
+  // range.sortBy(x, key) types as upstream's expansion
+  // range.@sortByAssociatedKeys(range.map(x, key)): the receiver must be a
+  // list and the keys of a comparable type; the result is the receiver's type.
+  TypePtr SortByType(Expr& e, const TypePtr& range) {
+    TypePtr element;
+    if (range->kind == K::kList || range->kind == K::kMap) {
+      element = range->params[0];
+    } else if (range->kind == K::kDyn && !IsAny(*range)) {
+      element = DynType();
+    } else {
+      return RangeError(*e.target, *range);
+    }
+    TypePtr key = WithLocals({{e.name, element}}, [&] { return Check(*e.args[0]); });
+    if (IsError(key)) return key;
+    bool comparable = false;
+    switch (key->kind) {
+      case K::kDyn:
+      case K::kBool:
+      case K::kInt:
+      case K::kUint:
+      case K::kDouble:
+      case K::kString:
+      case K::kBytes:
+      case K::kTimestamp:
+      case K::kDuration:
+        comparable = true;
+        break;
+      default:
+        break;
+    }
+    if (range->kind == K::kMap || !comparable) {
+      return Error(e.offset, "found no matching overload for '@sortByAssociatedKeys' applied to '" +
+                                 TypeString(*range) + ".(" + TypeString(*ListType(key)) + ")'");
+    }
+    return range->kind == K::kList ? range : ListType(DynType());
+  }
+
   TypePtr MacroType(Expr& e) {
     TypePtr range = Check(*e.target);
     if (IsError(range)) return range;
@@ -340,6 +383,7 @@ class Checker {
       if (IsError(step)) return step;
       return e.macro == Macro::kOptMap ? OptionalType(step) : step;
     }
+    if (e.macro == Macro::kSortBy) return SortByType(e, range);
     TypePtr first, second;
     switch (range->kind) {
       case K::kList:
@@ -357,9 +401,7 @@ class Checker {
         }
         [[fallthrough]];
       default:
-        return Error(e.target->offset, "expression of type '" + TypeString(*range) +
-                                           "' cannot be range of a comprehension (must be list, "
-                                           "map, or dynamic)");
+        return RangeError(*e.target, *range);
     }
     std::vector<std::pair<std::string, TypePtr>> locals = {{e.name, first}};
     if (!e.name2.empty()) locals.emplace_back(e.name2, second);

@@ -291,6 +291,12 @@ class Estimator {
     Estimate r;
     r.cost = Add(Add(Add(range.cost, init), result), Mul(iterations, Add(condition, per_step)));
     r.size = range.size;
+    if (e.macro == Macro::kSortBy) {
+      // Upstream's expansion cel.bind(r, range, r.@sortByAssociatedKeys(r.map(x, key))) adds
+      // the bind's empty list (10), two reads of r and the call, costed as sort() is.
+      r.cost = Add(r.cost, 13);
+      r.element_size = element.size;
+    }
     return r;
   }
 

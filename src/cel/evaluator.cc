@@ -1,4 +1,5 @@
 // Node implementations: the evaluation semantics of CEL constructs.
+#include <algorithm>
 #include <array>
 
 #include "cel/plan.h"
@@ -476,6 +477,8 @@ class ComprehensionNode final : public Node {
       case Macro::kTransformMap:
       case Macro::kTransformMapEntry:
         return TransformMap(ctx, it);
+      case Macro::kSortBy:
+        return SortBy(ctx, it, range);
       default:
         return Collect(ctx, it);
     }
@@ -564,6 +567,58 @@ class ComprehensionNode final : public Node {
       out.push_back(std::move(t));
     }
     if (!ctx.Charge(1)) return CostExceeded();
+    return Value::List(std::move(out));
+  }
+
+  // The kinds whose values upstream's lists ext can order.
+  static bool Orderable(K kind) {
+    switch (kind) {
+      case K::kBool:
+      case K::kInt:
+      case K::kUint:
+      case K::kDouble:
+      case K::kString:
+      case K::kBytes:
+      case K::kTimestamp:
+      case K::kDuration:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // range.sortBy(x, key), charged as upstream's expansion
+  // cel.bind(r, range, r.@sortByAssociatedKeys(r.map(x, key))): the bind's
+  // empty-list range and two reads of the bound variable, the map, then the
+  // call. Stable: elements with equal keys keep their order.
+  Value SortBy(EvalContext& ctx, const Iteration& it, const Value& range) const {
+    if (!ctx.Charge(12)) return CostExceeded();
+    Value keys = Collect(ctx, it);
+    if (ctx.aborted) return CostExceeded();
+    if (keys.is_error()) return keys;
+    if (!ctx.Charge(1)) return CostExceeded();
+    if (!it.is_list()) return NoSuchOverload();
+    std::size_t n = ListSize(keys);
+    if (n == 0) return range;
+    std::vector<Value> key_values;
+    key_values.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) key_values.push_back(ListAt(keys, i));
+    if (!Orderable(key_values[0].kind())) return Value::Error("list elements must be comparable");
+    for (const Value& k : key_values) {
+      if (k.kind() != key_values[0].kind()) {
+        return Value::Error("list elements must have the same type");
+      }
+    }
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      int c = 0;
+      CompareValues(key_values[x], key_values[y], &c);
+      return c < 0;
+    });
+    std::vector<Value> out;
+    out.reserve(n);
+    for (std::size_t i : order) out.push_back(it.element(i));
     return Value::List(std::move(out));
   }
 

@@ -577,9 +577,17 @@ class Parser {
         {"transformMapEntry", 4, Macro::kTransformMapEntry, 2},
         {"optMap", 2, Macro::kOptMap, 1},
         {"optFlatMap", 2, Macro::kOptFlatMap, 1},
+        {"sortBy", 2, Macro::kSortBy, 1},
     };
     for (const Spec& spec : kSpecs) {
       if (spec.name == name && spec.argc == n) {
+        if (spec.macro == Macro::kSortBy && target->kind != ExprKind::kList &&
+            target->kind != ExprKind::kSelect && target->kind != ExprKind::kIdent &&
+            target->kind != ExprKind::kMacro && target->kind != ExprKind::kCall) {
+          FailPlain(target->offset,
+                    "sortBy can only be applied to a list, identifier, comprehension, call or "
+                    "select expression");
+        }
         return MakeMacro(spec.macro, offset, std::move(target), args, spec.variables);
       }
     }
