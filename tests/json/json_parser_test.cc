@@ -49,7 +49,7 @@ TEST(JsonParserTest, ObjectsKeepOrderAndDuplicates) {
   EXPECT_EQ(v.members[2].key, "b");
   EXPECT_EQ(v.members[2].value.text, "3");
   ASSERT_NE(v.Find("b"), nullptr);
-  EXPECT_EQ(v.Find("b")->text, "1");  // the first one
+  EXPECT_EQ(v.Find("b")->text, "3");  // the last one, as Go keeps
   EXPECT_EQ(v.Find("c"), nullptr);
 }
 
