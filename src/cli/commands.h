@@ -9,5 +9,6 @@ namespace dra::cli {
 void AddValidateCommand(CLI::App& app, int& exit_code);
 void AddConvertCommand(CLI::App& app, int& exit_code);
 void AddCelCommand(CLI::App& app, int& exit_code);
+void AddAllocateCommand(CLI::App& app, int& exit_code);
 
 }  // namespace dra::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   dra::cli::AddValidateCommand(app, exit_code);
   dra::cli::AddConvertCommand(app, exit_code);
   dra::cli::AddCelCommand(app, exit_code);
+  dra::cli::AddAllocateCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,28 @@
+// Consumable capacity of devices (spec 11): what one pick of a device
+// consumes of each capacity under its request policy, and whether that fits
+// next to what earlier allocations and picks of this call consumed.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "dra/api/resource.h"
+
+namespace dra::allocator {
+
+// capacity name -> quantity
+using CapacityMap = std::map<std::string, api::Quantity>;
+
+// Spec 11.1: the policy default or the whole value when nothing is requested;
+// otherwise the request rounded up by the policy's range or valid values.
+api::Quantity Consumption(const api::DeviceCapacity& capacity, const api::Quantity* requested);
+
+// Spec 11.2. `requests` may be null (no capacity requests); `aggregated`
+// (earlier allocations) and `picking` (this call) may be null (nothing used).
+bool CapacityFits(const api::Device& device, const CapacityMap* requests,
+                  const CapacityMap* aggregated, const CapacityMap* picking);
+
+// Every capacity of the device with what one pick consumes of it.
+CapacityMap ConsumedCapacity(const api::Device& device, const CapacityMap* requests);
+
+}  // namespace dra::allocator

@@ -1,0 +1,180 @@
+#include "allocator/constraints.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace dra::allocator {
+namespace {
+
+enum class ScalarType { kNone, kString, kInt, kBool, kVersion };
+
+// The first scalar value present, in upstream's order: string, int, bool, version.
+ScalarType FirstScalar(const api::DeviceAttribute& a) {
+  if (a.string_value) return ScalarType::kString;
+  if (a.int_value) return ScalarType::kInt;
+  if (a.bool_value) return ScalarType::kBool;
+  if (a.version_value) return ScalarType::kVersion;
+  return ScalarType::kNone;
+}
+
+// Whether `b` has a value of type `t` equal to `a`'s.
+bool SameScalar(ScalarType t, const api::DeviceAttribute& a, const api::DeviceAttribute& b) {
+  switch (t) {
+    case ScalarType::kString:
+      return b.string_value && *b.string_value == *a.string_value;
+    case ScalarType::kInt:
+      return b.int_value && *b.int_value == *a.int_value;
+    case ScalarType::kBool:
+      return b.bool_value && *b.bool_value == *a.bool_value;
+    case ScalarType::kVersion:
+      return b.version_value && *b.version_value == *a.version_value;
+    case ScalarType::kNone:
+      break;
+  }
+  return false;
+}
+
+// An attribute as a typed set (spec 7.3): the first non-empty list among
+// ints, bools, strings, versions, else the first scalar among int, bool,
+// string, version; type 0 = unknown. Elements are sorted, as text.
+struct TypedSet {
+  int type = 0;
+  std::vector<std::string> elements;
+};
+
+TypedSet ToSet(const api::DeviceAttribute& a) {
+  TypedSet s;
+  auto finish = [&](int type) {
+    s.type = type;
+    std::sort(s.elements.begin(), s.elements.end());
+    s.elements.erase(std::unique(s.elements.begin(), s.elements.end()), s.elements.end());
+    return s;
+  };
+  if (!a.int_values.empty()) {
+    for (std::int64_t v : a.int_values) s.elements.push_back(std::to_string(v));
+    return finish(1);
+  }
+  if (!a.bool_values.empty()) {
+    for (bool v : a.bool_values) s.elements.push_back(v ? "true" : "false");
+    return finish(2);
+  }
+  if (!a.string_values.empty()) {
+    s.elements.assign(a.string_values.begin(), a.string_values.end());
+    return finish(3);
+  }
+  if (!a.version_values.empty()) {
+    s.elements.assign(a.version_values.begin(), a.version_values.end());
+    return finish(4);
+  }
+  if (a.int_value) s.elements.push_back(std::to_string(*a.int_value));
+  if (a.int_value) return finish(1);
+  if (a.bool_value) s.elements.push_back(*a.bool_value ? "true" : "false");
+  if (a.bool_value) return finish(2);
+  if (a.string_value) s.elements.push_back(*a.string_value);
+  if (a.string_value) return finish(3);
+  if (a.version_value) s.elements.push_back(*a.version_value);
+  if (a.version_value) return finish(4);
+  return s;
+}
+
+std::vector<std::string> Intersect(const std::vector<std::string>& a,
+                                   const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+}  // namespace
+
+const api::DeviceAttribute* LookupAttribute(const api::Device& device, const std::string& driver,
+                                            const std::string& name) {
+  if (auto it = device.attributes.find(name); it != device.attributes.end()) return &it->second;
+  std::size_t slash = name.find('/');
+  if (slash == std::string::npos || std::string_view(name).substr(0, slash) != driver) {
+    return nullptr;
+  }
+  auto it = device.attributes.find(name.substr(slash + 1));
+  return it == device.attributes.end() ? nullptr : &it->second;
+}
+
+bool Constraint::InScope(const Entry& entry) const {
+  const auto& requests = *plan_.requests;
+  if (requests.empty()) return true;
+  auto listed = [&](const std::string& n) {
+    return std::find(requests.begin(), requests.end(), n) != requests.end();
+  };
+  return listed(entry.request) || (entry.name != entry.request && listed(entry.name));
+}
+
+bool Constraint::AddMatch(const api::DeviceAttribute& attr) {
+  if (!set_mode_) {
+    if (accepted_ == 0) {
+      first_ = &attr;
+      return true;
+    }
+    ScalarType t = FirstScalar(attr);
+    return t != ScalarType::kNone && SameScalar(t, attr, *first_);
+  }
+  TypedSet set = ToSet(attr);
+  if (set.type == 0) return false;
+  if (accepted_ == 0) {
+    common_type_ = set.type;
+    common_ = std::move(set.elements);
+    return true;
+  }
+  if (set.type != common_type_) return false;
+  std::vector<std::string> both = Intersect(common_, set.elements);
+  if (both.empty()) return false;
+  common_ = std::move(both);
+  return true;
+}
+
+bool Constraint::DistinctFromStored(const api::DeviceAttribute& attr) const {
+  if (!set_mode_) {
+    ScalarType t = FirstScalar(attr);
+    if (t == ScalarType::kNone && !by_request_.empty()) return false;
+    for (const auto& [_, stored] : by_request_) {
+      if (SameScalar(t, attr, *stored)) return false;
+    }
+    return true;
+  }
+  TypedSet set = ToSet(attr);
+  if (set.type == 0) return false;
+  for (const auto& [_, stored] : by_request_) {
+    TypedSet other = ToSet(*stored);
+    if (other.type == set.type && !Intersect(set.elements, other.elements).empty()) return false;
+  }
+  return true;
+}
+
+bool Constraint::Add(const Entry& entry, const api::Device& device, const std::string& driver) {
+  if (!InScope(entry)) return true;
+  const api::DeviceAttribute* attr = LookupAttribute(device, driver, plan_.attribute);
+  if (attr == nullptr) return false;
+  if (!plan_.distinct) {
+    if (!AddMatch(*attr)) return false;
+    ++accepted_;
+    return true;
+  }
+  if (accepted_ > 0 && !DistinctFromStored(*attr)) return false;
+  auto it = std::find_if(by_request_.begin(), by_request_.end(),
+                         [&](const auto& p) { return p.first == entry.request; });
+  if (it == by_request_.end()) {
+    by_request_.emplace_back(entry.request, attr);
+  } else {
+    it->second = attr;
+  }
+  ++accepted_;
+  return true;
+}
+
+void Constraint::Remove(const Entry& entry, const api::Device& device, const std::string& driver) {
+  if (!InScope(entry)) return;
+  if (LookupAttribute(device, driver, plan_.attribute) == nullptr) return;
+  --accepted_;
+  if (plan_.distinct) {
+    std::erase_if(by_request_, [&](const auto& p) { return p.first == entry.request; });
+  }
+}
+
+}  // namespace dra::allocator

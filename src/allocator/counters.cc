@@ -1,0 +1,78 @@
+#include "allocator/counters.h"
+
+namespace dra::allocator {
+namespace {
+
+void Apply(CounterSets& sets, const api::Device& device, bool add) {
+  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
+    auto& set = sets[c.counter_set];
+    for (const auto& [name, counter] : c.counters) {
+      api::Quantity& q = set[name];
+      q = add ? q.Add(counter.value) : q.Sub(counter.value);
+    }
+  }
+}
+
+bool WithinLimits(const CounterSets& available, const CounterSets& consumed) {
+  static const api::Quantity kZero;
+  for (const auto& [set_name, counters] : available) {
+    auto set = consumed.find(set_name);
+    for (const auto& [name, value] : counters) {
+      const api::Quantity* used = &kZero;
+      if (set != consumed.end()) {
+        if (auto it = set->second.find(name); it != set->second.end()) used = &it->second;
+      }
+      if (value.Compare(*used) < 0) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// Counter sets minus what devices in use consume (spec 10.2); may go negative.
+const CounterSets& CounterLedger::Available(const Pool& pool) {
+  const std::string& name = inventory_.pool_name(pool.pool).name;
+  auto it = available_.find(name);
+  if (it != available_.end()) return it->second;
+  CounterSets sets = pool.counters;
+  for (const auto* list : {&pool.slices, &pool.other_slices}) {
+    for (Index s : *list) {
+      const SliceRecord& r = inventory_.slices()[s];
+      for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
+        const DeviceRecord& dev = inventory_.devices()[d];
+        if (!dev.in_use) continue;
+        for (const api::DeviceCounterConsumption& c : dev.device->consumes_counters) {
+          auto set = sets.find(c.counter_set);
+          if (set == sets.end()) continue;
+          for (const auto& [counter, amount] : c.counters) {
+            auto q = set->second.find(counter);
+            if (q != set->second.end()) q->second = q->second.Sub(amount.value);
+          }
+        }
+      }
+    }
+  }
+  return available_.emplace(name, std::move(sets)).first->second;
+}
+
+bool CounterLedger::TryConsume(const Pool& pool, const api::Device& device) {
+  const CounterSets& available = Available(pool);
+  CounterSets& consumed = consumed_[inventory_.pool_name(pool.pool).name];
+  Apply(consumed, device, true);
+  if (WithinLimits(available, consumed)) return true;
+  Apply(consumed, device, false);
+  return false;
+}
+
+void CounterLedger::Release(const Pool& pool, const api::Device& device) {
+  Apply(consumed_[inventory_.pool_name(pool.pool).name], device, false);
+}
+
+bool CounterLedger::FitsAlone(const Pool& pool, const api::Device& device) {
+  CounterSets alone;
+  Apply(alone, device, true);
+  return WithinLimits(Available(pool), alone);
+}
+
+}  // namespace dra::allocator

@@ -1,0 +1,17 @@
+// Explaining an unschedulable outcome: each request entry's devices run
+// through the filters one stage at a time (spec 6.1, 5.1 in isolation), so
+// that the report says how many devices each stage removed.
+#pragma once
+
+#include <span>
+
+#include "allocator/claim_plan.h"
+#include "dra/allocator/explanation.h"
+
+namespace dra::allocator {
+
+Explanation Explain(const Inventory& inventory, const GatheredPools& pools, const Scan& scan,
+                    const std::vector<ClaimPlan>& plans, Selection& selection,
+                    const api::Node& node);
+
+}  // namespace dra::allocator

@@ -1,0 +1,23 @@
+// Whether a slice or device is usable from a node: nodeName / allNodes /
+// nodeSelector with core/v1 required-node-affinity semantics (spec 2.6).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "dra/api/core.h"
+#include "dra/util/result.h"
+
+namespace dra::allocator {
+
+// Terms are ORed, requirements within a term ANDed; a problem in any term
+// (unknown operator, wrong number of values, non-integer Gt/Lt) is an error.
+Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, const api::Node& node);
+
+// First applicable rule wins: non-empty nodeName, allNodes, nodeSelector;
+// nothing set matches nothing.
+Result<bool> NodeMatches(const std::optional<std::string>& node_name,
+                         const std::optional<bool>& all_nodes,
+                         const std::optional<api::NodeSelector>& selector, const api::Node& node);
+
+}  // namespace dra::allocator

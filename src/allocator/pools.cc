@@ -1,0 +1,187 @@
+#include "allocator/pools.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "allocator/node_match.h"
+
+namespace dra::allocator {
+namespace {
+
+struct Group {
+  Index pool;
+  std::int64_t generation;
+  std::vector<Index> slices;
+};
+
+bool IsCounterSlice(const api::ResourceSlice& s, const Features& f) {
+  return f.partitionable_devices && !s.spec.shared_counters.empty();
+}
+
+Result<bool> SliceRelevant(const api::ResourceSlice& s, const api::Node& node) {
+  const auto& spec = s.spec;
+  if ((spec.node_name && !spec.node_name->empty()) || spec.all_nodes.value_or(false) ||
+      spec.node_selector) {
+    return NodeMatches(spec.node_name, spec.all_nodes, spec.node_selector, node);
+  }
+  if (spec.per_device_node_selection.value_or(false)) {
+    for (const api::Device& d : spec.devices) {
+      Result<bool> m = NodeMatches(d.node_name, d.all_nodes, d.node_selector, node);
+      if (!m.ok() || *m) return m;
+    }
+  }
+  return false;
+}
+
+// Validation of a complete pool (spec 2.4 step 4); empty when valid.
+std::string Validate(const Inventory& inv, Pool& pool, const std::vector<Index>& counter_slices) {
+  std::set<std::string_view> names;
+  for (Index s : pool.slices) {
+    for (const api::Device& d : inv.slices()[s].slice->spec.devices) {
+      if (!names.insert(d.name).second) return "duplicate device name " + d.name;
+    }
+  }
+  if (!inv.features().partitionable_devices) return "";
+  for (Index s : counter_slices) {
+    for (const api::CounterSet& cs : inv.slices()[s].slice->spec.shared_counters) {
+      auto [it, inserted] = pool.counters.try_emplace(cs.name);
+      if (!inserted) return "duplicate counter set name " + cs.name;
+      for (const auto& [name, counter] : cs.counters) it->second.emplace(name, counter.value);
+    }
+  }
+  for (const auto* list : {&pool.slices, &pool.other_slices}) {
+    for (Index s : *list) {
+      for (const api::Device& d : inv.slices()[s].slice->spec.devices) {
+        for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+          auto set = pool.counters.find(c.counter_set);
+          if (set == pool.counters.end()) {
+            return "device " + d.name + " references unknown counter set " + c.counter_set;
+          }
+          for (const auto& [name, _] : c.counters) {
+            if (!set->second.count(name)) {
+              return "device " + d.name + " references unknown counter " + name +
+                     " in counter set " + c.counter_set;
+            }
+          }
+        }
+      }
+    }
+  }
+  return "";
+}
+
+Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>& relevant,
+               const std::vector<Index>& extra) {
+  const Features& f = inv.features();
+  Pool pool;
+  pool.pool = pool_index;
+  std::vector<Index> counter_slices;
+  for (Index s : relevant) {
+    (IsCounterSlice(*inv.slices()[s].slice, f) ? counter_slices : pool.slices).push_back(s);
+  }
+  // Slice names are unique in a real cluster; stable_sort keeps hand-made
+  // duplicates in input order.
+  std::stable_sort(pool.slices.begin(), pool.slices.end(), [&](Index a, Index b) {
+    return inv.slices()[a].slice->metadata.name < inv.slices()[b].slice->metadata.name;
+  });
+  for (Index s : extra) {
+    (IsCounterSlice(*inv.slices()[s].slice, f) ? counter_slices : pool.other_slices).push_back(s);
+  }
+  for (Index s : pool.slices) {
+    for (const api::Device& d : inv.slices()[s].slice->spec.devices) {
+      if (!d.binding_conditions.nil()) pool.has_binding_conditions = true;
+    }
+  }
+  pool.invalid_reason = Validate(inv, pool, counter_slices);
+  pool.invalid = !pool.invalid_reason.empty();
+  // Invalid pools are ordered with the ordinary ones (spec 2.5).
+  if (pool.invalid) pool.has_binding_conditions = false;
+  return pool;
+}
+
+}  // namespace
+
+Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
+  const Features& f = inv.features();
+  std::vector<Group> groups;
+  std::unordered_map<Index, std::size_t> group_of;
+  auto consider = [&](Index s) -> Status {
+    const api::ResourceSlice& slice = *inv.slices()[s].slice;
+    if (!f.partitionable_devices &&
+        (slice.spec.per_device_node_selection || !slice.spec.shared_counters.empty())) {
+      return {};
+    }
+    Result<bool> relevant = SliceRelevant(slice, node);
+    if (!relevant.ok()) {
+      return Error{"gather pool information: failed to perform node selection for slice " +
+                   slice.metadata.name + ": " + relevant.error()};
+    }
+    if (!*relevant) return {};
+    Index p = inv.slices()[s].pool;
+    std::int64_t gen = slice.spec.pool.generation;
+    auto [it, inserted] = group_of.try_emplace(p, groups.size());
+    if (inserted) {
+      groups.push_back({p, gen, {s}});
+      return {};
+    }
+    Group& g = groups[it->second];
+    if (gen < g.generation) return {};
+    if (gen > g.generation) {
+      g.generation = gen;
+      g.slices.clear();
+    }
+    g.slices.push_back(s);
+    return {};
+  };
+  if (!node.metadata.name.empty()) {
+    for (Index s : inv.node_slices(node.metadata.name)) {
+      if (Status st = consider(s); !st.ok()) return Error{st.error()};
+    }
+  }
+  for (Index s : inv.shared_slices()) {
+    if (Status st = consider(s); !st.ok()) return Error{st.error()};
+  }
+
+  GatheredPools out;
+  for (const Group& g : groups) {
+    std::int64_t count = inv.slices()[g.slices.front()].slice->spec.pool.resource_slice_count;
+    if (static_cast<std::int64_t>(g.slices.size()) == count) {
+      out.pools.push_back(BuildPool(inv, g.pool, g.slices, {}));
+      continue;
+    }
+    // Looks incomplete from here: the pool's other slices (other nodes) decide.
+    bool obsolete = false;
+    std::vector<Index> same_generation;
+    for (Index s : inv.pool_slices(g.pool)) {
+      std::int64_t gen = inv.slices()[s].slice->spec.pool.generation;
+      if (gen > g.generation) obsolete = true;
+      if (gen == g.generation) same_generation.push_back(s);
+    }
+    if (obsolete) continue;
+    if (static_cast<std::int64_t>(same_generation.size()) == count) {
+      std::set<std::string_view> relevant_names;
+      for (Index s : g.slices) relevant_names.insert(inv.slices()[s].slice->metadata.name);
+      std::vector<Index> extra;
+      for (Index s : same_generation) {
+        if (!relevant_names.count(inv.slices()[s].slice->metadata.name)) extra.push_back(s);
+      }
+      out.pools.push_back(BuildPool(inv, g.pool, g.slices, extra));
+      continue;
+    }
+    Pool incomplete;
+    incomplete.pool = g.pool;
+    incomplete.incomplete = true;
+    out.pools.push_back(std::move(incomplete));
+  }
+  for (const Pool& p : out.pools) out.any_invalid |= p.invalid;
+  std::stable_sort(out.pools.begin(), out.pools.end(), [&](const Pool& a, const Pool& b) {
+    if (a.has_binding_conditions != b.has_binding_conditions) return b.has_binding_conditions;
+    const PoolName& x = inv.pool_name(a.pool);
+    const PoolName& y = inv.pool_name(b.pool);
+    return x.driver != y.driver ? x.driver < y.driver : x.name < y.name;
+  });
+  return out;
+}
+
+}  // namespace dra::allocator

@@ -1,0 +1,11 @@
+// Share IDs of multi-allocatable device allocations: random RFC 4122 version 4
+// UUIDs in lowercase text, as upstream generates them (spec 1.4).
+#pragma once
+
+#include <string>
+
+namespace dra::allocator {
+
+std::string NewShareId();
+
+}  // namespace dra::allocator

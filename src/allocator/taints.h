@@ -1,0 +1,14 @@
+// Device taints and request tolerations (spec 12.1).
+#pragma once
+
+#include "dra/api/resource.h"
+
+namespace dra::allocator {
+
+bool Tolerates(const api::DeviceToleration& toleration, const api::DeviceTaint& taint);
+
+// True when some NoSchedule/NoExecute taint of the device is not tolerated.
+bool BlockedByTaints(const api::Device& device,
+                     const api::List<api::DeviceToleration>& tolerations);
+
+}  // namespace dra::allocator

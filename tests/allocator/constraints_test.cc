@@ -1,0 +1,131 @@
+// Groups F and M of the upstream suite: matchAttribute and distinctAttribute
+// with scalar attributes (spec allocator.md 7, 17.6, 18.2 F and M, 19.4).
+#include <gtest/gtest.h>
+
+#include "allocator_test_util.h"
+
+namespace dra::allocator::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::string TwoDevices(const std::string& attrs1, const std::string& attrs2) {
+  return Slice("slice-1", "pool-1",
+               "{name: device-1, attributes: {" + attrs1 + "}}, {name: device-2, attributes: {" +
+                   attrs2 + "}}");
+}
+
+std::string Count2With(const std::string& constraint) {
+  return Claim("claim-0",
+               OneRequest("req-0", "class-a", 2) + "    constraints:\n    - " + constraint + "\n");
+}
+
+TEST(MatchAttribute, AllTypesMatch) {
+  std::string attrs =
+      "numa: {int: 1}, driverVersion: {version: 1.0.0}, stringAttribute: {string: s}, "
+      "boolAttribute: {bool: true}";
+  std::string claim = Claim("claim-0", OneRequest("req-0", "class-a", 2) + R"(    constraints:
+    - {matchAttribute: driver-a/numa}
+    - {matchAttribute: driver-a/driverVersion}
+    - {matchAttribute: driver-a/stringAttribute}
+    - {matchAttribute: driver-a/boolAttribute}
+)");
+  EXPECT_THAT(Allocate(TwoDevices(attrs, attrs) + claim).devices,
+              ElementsAre("req-0:driver-a/pool-1/device-1 req-0:driver-a/pool-1/device-2"));
+}
+
+TEST(MatchAttribute, NonMatchingValuesAreUnschedulable) {
+  for (const auto& [a, b, name] :
+       std::vector<std::array<std::string, 3>>{{"numa: {int: 1}", "numa: {int: 2}", "numa"},
+                                               {"s: {string: a}", "s: {string: b}", "s"},
+                                               {"b: {bool: true}", "b: {bool: false}", "b"},
+                                               {"v: {version: 1.0.0}", "v: {version: 2.0.0}", "v"},
+                                               {"numa: {int: 1}", "numa: {int: 1}", "missing"}}) {
+    Outcome o = Allocate(TwoDevices(a, b) + Count2With("{matchAttribute: driver-a/" + name + "}"));
+    EXPECT_EQ(o.result.outcome, dra::allocator::Outcome::kUnschedulable) << name;
+  }
+}
+
+TEST(MatchAttribute, FullyQualifiedAttributeName) {
+  std::string attrs = "example.com/model: {string: m}";
+  EXPECT_EQ(Allocate(TwoDevices(attrs, attrs) + Count2With("{matchAttribute: example.com/model}"))
+                .result.outcome,
+            dra::allocator::Outcome::kAllocated);
+}
+
+TEST(MatchAttribute, ScopedToOneRequest) {
+  std::string claim = Claim("claim-0", R"(
+    requests:
+    - {name: req-0, exactly: {deviceClassName: class-a}}
+    - {name: req-1, exactly: {deviceClassName: class-a}}
+    constraints:
+    - {requests: [req-0], matchAttribute: driver-a/driverVersion}
+)");
+  EXPECT_THAT(
+      Allocate(TwoDevices("driverVersion: {version: 1.0.0}", "driverVersion: {version: 2.0.0}") +
+               claim)
+          .devices,
+      ElementsAre("req-0:driver-a/pool-1/device-1 req-1:driver-a/pool-1/device-2"));
+}
+
+// Spec 19.4.
+TEST(MatchAttribute, ForRequestRetry) {
+  std::string slice = Slice("slice-1", "pool-1", R"(
+    {name: device-1, attributes: {driverVersion: {version: 1.0.0}, stringAttribute: {string: a}}},
+    {name: device-2, attributes: {driverVersion: {version: 2.0.0}, stringAttribute: {string: b}}},
+    {name: device-3, attributes: {driverVersion: {version: 3.0.0}, stringAttribute: {string: b}}})");
+  std::string claim = Claim("claim-0", R"(
+    requests:
+    - {name: req-0, exactly: {deviceClassName: class-a, allocationMode: ExactCount, count: 1}}
+    - {name: req-1, exactly: {deviceClassName: class-a, allocationMode: ExactCount, count: 1}}
+    constraints:
+    - {requests: [req-0], matchAttribute: driver-a/driverVersion}
+    - {matchAttribute: driver-a/stringAttribute}
+)");
+  Outcome o = Allocate(slice + claim);
+  EXPECT_THAT(o.devices,
+              ElementsAre("req-0:driver-a/pool-1/device-2 req-1:driver-a/pool-1/device-3"));
+  EXPECT_EQ(o.result.steps, 8u);
+}
+
+TEST(DistinctAttribute, PicksDevicesWithDifferentValues) {
+  std::string slice = Slice("slice-1", "pool-1",
+                            "{name: device-1, attributes: {numa: {int: 1}}}, "
+                            "{name: device-2, attributes: {numa: {int: 1}}}, "
+                            "{name: device-3, attributes: {numa: {int: 2}}}");
+  EXPECT_THAT(Allocate(slice + Count2With("{distinctAttribute: driver-a/numa}")).devices,
+              ElementsAre("req-0:driver-a/pool-1/device-1 req-0:driver-a/pool-1/device-3"));
+}
+
+TEST(DistinctAttribute, MissingAttributeIsUnschedulable) {
+  EXPECT_EQ(Allocate(TwoDevices("numa: {int: 1}", "other: {int: 2}") +
+                     Count2With("{distinctAttribute: driver-a/numa}"))
+                .result.outcome,
+            dra::allocator::Outcome::kUnschedulable);
+}
+
+// Spec 17.6 (a): only the last device of a request is remembered.
+TEST(DistinctAttribute, RemembersOnlyTheLastDeviceOfARequest) {
+  std::string slice = Slice("slice-1", "pool-1",
+                            "{name: device-1, attributes: {v: {string: p}}}, "
+                            "{name: device-2, attributes: {v: {string: q}}}, "
+                            "{name: device-3, attributes: {v: {string: p}}}");
+  Outcome o = Allocate(slice + Claim("claim-0", OneRequest("req-0", "class-a", 3) +
+                                                    "    constraints:\n    - {distinctAttribute: "
+                                                    "driver-a/v}\n"));
+  EXPECT_EQ(o.result.outcome, dra::allocator::Outcome::kAllocated);
+}
+
+TEST(DistinctAttribute, UnsetAttributeIsACelConversionErrorOnlyWhenSelected) {
+  std::string slice = Slice("slice-1", "pool-1", "{name: device-1, attributes: {v: {}}}");
+  std::string claim = Claim("claim-0", OneRequest() +
+                                           "    constraints:\n    - {distinctAttribute: "
+                                           "driver-a/v}\n");
+  Outcome o = Allocate(slice + claim);
+  EXPECT_EQ(o.result.outcome, dra::allocator::Outcome::kError);
+  EXPECT_THAT(o.result.error, HasSubstr("unsupported attribute value"));
+}
+
+}  // namespace
+}  // namespace dra::allocator::testing
