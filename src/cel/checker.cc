@@ -267,18 +267,29 @@ class Checker {
     }
   }
 
-  // Homogeneous aggregate literals: every element must have the first
-  // element's type exactly (dyn mixed with others fails as well).
+  // Homogeneous aggregate literals: every element must be assignable to the
+  // type joined so far, where dyn is assignable both ways (cel-go's rule), and
+  // the joined type becomes the more general of the two.
+  static bool MutuallyAssignable(const Type& a, const Type& b) {
+    if (a.kind == K::kDyn || b.kind == K::kDyn || Compatible(a, b)) return true;
+    if (a.kind != b.kind || a.name != b.name || a.params.size() != b.params.size()) return false;
+    for (std::size_t i = 0; i < a.params.size(); ++i) {
+      if (!MutuallyAssignable(*a.params[i], *b.params[i])) return false;
+    }
+    return true;
+  }
+
   TypePtr Join(TypePtr* joined, const TypePtr& next, std::int32_t offset) {
     if (IsError(next)) return next;
     if (!*joined) {
       *joined = next;
       return next;
     }
-    if (!Compatible(**joined, *next)) {
+    if (!MutuallyAssignable(**joined, *next)) {
       return Error(offset, "expected type '" + TypeString(**joined) + "' but found '" +
                                TypeString(*next) + "'");
     }
+    if (next->kind == K::kDyn && (*joined)->kind != K::kDyn) *joined = next;
     return next;
   }
 
