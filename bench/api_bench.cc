@@ -60,6 +60,19 @@ const Fixture& Data() {
   return f;
 }
 
+// The fixture's slices as typed objects.
+std::vector<dra::api::Object> DecodedObjects(const Fixture& f) {
+  std::vector<dra::api::Object> objects;
+  for (const std::string& doc : f.json_docs) {
+    auto tree = dra::json::ParseJson(doc);
+    dra::api::DecodeOptions options;
+    options.json_source = doc;
+    for (auto& o : dra::api::DecodeDocument(*tree, options).objects)
+      objects.push_back(std::move(o.object));
+  }
+  return objects;
+}
+
 void BM_DecodeJson(benchmark::State& state) {
   const Fixture& f = Data();
   std::size_t objects = 0;
@@ -100,14 +113,7 @@ BENCHMARK(BM_DecodeYaml)->Unit(benchmark::kMillisecond);
 
 void BM_Validate(benchmark::State& state) {
   const Fixture& f = Data();
-  std::vector<dra::api::Object> objects;
-  for (const std::string& doc : f.json_docs) {
-    auto tree = dra::json::ParseJson(doc);
-    dra::api::DecodeOptions options;
-    options.json_source = doc;
-    for (auto& o : dra::api::DecodeDocument(*tree, options).objects)
-      objects.push_back(std::move(o.object));
-  }
+  const std::vector<dra::api::Object> objects = DecodedObjects(f);
   dra::api::ValidationOptions options;
   std::size_t errors = 0;
   for (auto _ : state) {
@@ -124,14 +130,7 @@ BENCHMARK(BM_Validate)->Unit(benchmark::kMillisecond);
 
 void BM_EncodeJson(benchmark::State& state) {
   const Fixture& f = Data();
-  std::vector<dra::api::Object> objects;
-  for (const std::string& doc : f.json_docs) {
-    auto tree = dra::json::ParseJson(doc);
-    dra::api::DecodeOptions options;
-    options.json_source = doc;
-    for (auto& o : dra::api::DecodeDocument(*tree, options).objects)
-      objects.push_back(std::move(o.object));
-  }
+  const std::vector<dra::api::Object> objects = DecodedObjects(f);
   for (auto _ : state) {
     for (const auto& o : objects) {
       auto s = dra::api::EncodeObject(o, dra::api::ApiVersion::kV1);
