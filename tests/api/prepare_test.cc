@@ -209,3 +209,45 @@ TEST(WarningsOnCreateTest, UpperCaseDriverName) {
 
 }  // namespace
 }  // namespace dra::api
+
+namespace dra::api {
+namespace {
+
+DeviceTaintRule StoredRule() {
+  DeviceTaintRule rule;
+  rule.metadata.name = "r";
+  rule.metadata.generation = 4;
+  rule.spec.taint.key = "k";
+  rule.spec.taint.effect = "NoSchedule";
+  rule.spec.taint.time_added = Time::FromUnix(1000);
+  rule.status.conditions.emplace_back().type = "EvictionInProgress";
+  return rule;
+}
+
+TEST(PrepareForUpdateTest, EffectChangeWithStoredTimeAddedGetsTheCurrentTime) {
+  const DeviceTaintRule old = StoredRule();
+  DeviceTaintRule update = old;
+  update.spec.taint.effect = "NoExecute";
+  update.status = DeviceTaintRuleStatus{};
+  PrepareForUpdate(update, old, 5000);
+  EXPECT_EQ(update.spec.taint.time_added, Time::FromUnix(5000));
+  EXPECT_EQ(update.metadata.generation, 5);
+  EXPECT_EQ(update.status, old.status);
+}
+
+TEST(PrepareForUpdateTest, ClientTimeAddedAndUnchangedSpecAreKept) {
+  const DeviceTaintRule old = StoredRule();
+  DeviceTaintRule update = old;
+  update.spec.taint.effect = "NoExecute";
+  update.spec.taint.time_added = Time::FromUnix(2000);
+  PrepareForUpdate(update, old, 5000);
+  EXPECT_EQ(update.spec.taint.time_added, Time::FromUnix(2000));
+
+  DeviceTaintRule same = old;
+  PrepareForUpdate(same, old, 5000);
+  EXPECT_EQ(same.spec.taint.time_added, Time::FromUnix(1000));
+  EXPECT_EQ(same.metadata.generation, 4);
+}
+
+}  // namespace
+}  // namespace dra::api

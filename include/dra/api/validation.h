@@ -4,6 +4,7 @@
 // kube-apiserver's paths and messages.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -75,6 +76,12 @@ void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& gates);
 // ValidateResourceClaimStatusUpdate.
 void PrepareForStatusUpdate(ResourceClaim& claim, const ResourceClaim& old,
                             const FeatureGates& gates);
+
+// The DeviceTaintRule update strategy (spec 4.10): status from `old`;
+// timeAdded set to `now` (seconds) when the effect changes and the client
+// sent the stored timeAdded; generation + 1 when the spec changed. Run before
+// ValidateDeviceTaintRuleUpdate.
+void PrepareForUpdate(DeviceTaintRule& rule, const DeviceTaintRule& old, std::int64_t now);
 
 // Warnings kube-apiserver returns with a successful create (kubectl prints
 // them as "Warning: ..."): upper-case letters in a ResourceSlice's driver.

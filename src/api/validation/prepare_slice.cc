@@ -1,6 +1,6 @@
-// Registry strategies before create for ResourceSlice and DeviceTaintRule
-// (spec api.md 4.13): generation 1, no status, the fields of disabled feature
-// gates dropped silently, and the create warnings.
+// Registry strategies for ResourceSlice and DeviceTaintRule (spec api.md
+// 4.13): on create generation 1, no status, the fields of disabled feature
+// gates dropped silently, and the create warnings; the DeviceTaintRule update.
 #include <algorithm>
 
 #include "dra/api/validation.h"
@@ -59,9 +59,17 @@ void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& /*gates*/) {
   rule.status = DeviceTaintRuleStatus{};
 }
 
-}  // namespace dra::api
-
-namespace dra::api {
+// The update strategy (spec 4.10, 4.13): status is the stored one, a changed
+// effect sent with the stored timeAdded gets the current time, and the
+// generation counts spec changes.
+void PrepareForUpdate(DeviceTaintRule& rule, const DeviceTaintRule& old, std::int64_t now) {
+  rule.status = old.status;
+  DeviceTaint& taint = rule.spec.taint;
+  if (taint.effect != old.spec.taint.effect && taint.time_added == old.spec.taint.time_added) {
+    taint.time_added = Time::FromUnix(now);
+  }
+  rule.metadata.generation = old.metadata.generation + (rule.spec == old.spec ? 0 : 1);
+}
 
 std::vector<std::string> WarningsOnCreate(const ResourceSlice& slice) {
   const std::string& driver = slice.spec.driver;
