@@ -1,8 +1,10 @@
 #include "dra/allocator/allocator.h"
 
+#include "allocator/allocated_state.h"
 #include "allocator/claim_plan.h"
 #include "allocator/explain.h"
 #include "allocator/inventory.h"
+#include "allocator/node_pools.h"
 #include "allocator/pools.h"
 #include "allocator/results.h"
 #include "allocator/search.h"
@@ -21,22 +23,74 @@ Features Features::FromGates(const api::FeatureGates& gates) {
                                 gates.Enabled(Feature::kDRAResourceClaimDeviceStatus);
   f.consumable_capacity = gates.Enabled(Feature::kDRAConsumableCapacity);
   f.list_type_attributes = gates.Enabled(Feature::kDRAListTypeAttributes);
+  f.fractional_capacity_range = gates.Enabled(Feature::kDRAFractionalCapacityRange);
+  f.optional_node_operations = gates.Enabled(Feature::kDRAOptionalNodeOperations);
   return f;
 }
 
 struct Allocator::Impl {
-  explicit Impl(Snapshot snapshot) : inventory(std::move(snapshot)) {}
+  explicit Impl(Snapshot snapshot)
+      : inventory(std::move(snapshot)),
+        selectors(inventory, cache),
+        nodes(inventory),
+        in_use(MakeState()) {}
+
+  AllocatedState::Impl MakeState() {
+    AllocatedState::Impl state(inventory);
+    for (const api::ResourceClaim& claim : inventory.snapshot().allocated_claims) {
+      if (claim.status.allocation) state.Apply(*claim.status.allocation, true);
+    }
+    return state;
+  }
+
   Inventory inventory;
   // Shared by all calls, as upstream shares its CEL cache.
-  mutable cel::CompileCache cache;
+  cel::CompileCache cache;
+  SelectorCache selectors;
+  NodePoolsCache nodes;
+  // The snapshot's allocated claims, for calls without an explicit state.
+  AllocatedState::Impl in_use;
 };
 
 Allocator::Allocator(Snapshot snapshot) : impl_(std::make_unique<Impl>(std::move(snapshot))) {}
 Allocator::~Allocator() = default;
 
+const Features& Allocator::features() const { return impl_->inventory.features(); }
+
+std::size_t Allocator::MemoryBytes() const {
+  // Per-node pool lists are small and not counted.
+  return impl_->inventory.bytes() + impl_->selectors.bytes() +
+         impl_->in_use.exclusive.capacity() * sizeof(std::uint32_t) * 2;
+}
+
+AllocatedState Allocator::NewAllocatedState() const {
+  return AllocatedState(std::make_unique<AllocatedState::Impl>(impl_->inventory));
+}
+
+AllocatedState Allocator::NewAllocatedState(std::span<const api::ResourceClaim> claims) const {
+  AllocatedState state = NewAllocatedState();
+  for (const api::ResourceClaim& claim : claims) {
+    if (claim.status.allocation) state.Add(*claim.status.allocation);
+  }
+  return state;
+}
+
 AllocateResult Allocator::Allocate(const api::Node& node,
                                    std::span<const api::ResourceClaim> claims,
                                    const AllocateOptions& options) const {
+  return Run(node, claims, impl_->in_use, options);
+}
+
+AllocateResult Allocator::Allocate(const api::Node& node,
+                                   std::span<const api::ResourceClaim> claims,
+                                   const AllocatedState& in_use,
+                                   const AllocateOptions& options) const {
+  return Run(node, claims, *in_use.impl_, options);
+}
+
+AllocateResult Allocator::Run(const api::Node& node, std::span<const api::ResourceClaim> claims,
+                              const AllocatedState::Impl& in_use,
+                              const AllocateOptions& options) const {
   const Inventory& inv = impl_->inventory;
   AllocateResult out;
   auto fail = [&](std::string message) {
@@ -44,19 +98,20 @@ AllocateResult Allocator::Allocate(const api::Node& node,
     out.error = std::move(message);
     return std::move(out);
   };
-  Result<GatheredPools> pools = GatherPools(inv, node);
+  const std::shared_ptr<const NodePools> node_pools = impl_->nodes.Get(node);
+  const Result<GatheredPools>& pools = node_pools->pools;
   if (!pools.ok()) return fail(pools.error());
-  const Scan scan = ScanOrder(inv, *pools);
-  Selection selection(inv, node, scan, impl_->cache, options.cancelled);
+  const Scan& scan = node_pools->scan;
+  Selection selection(inv, impl_->selectors, node, scan, options.cancelled);
   Result<std::vector<ClaimPlan>> plans = PlanClaims(inv, *pools, scan, claims, selection);
   if (!plans.ok()) return fail(plans.error());
 
-  Search search(inv, scan, *plans, selection, options.max_steps, options.cancelled);
+  Search search(inv, in_use, scan, *plans, selection, options.max_steps, options.cancelled);
   Search::Outcome outcome = search.Run();
   out.steps = search.steps();
   if (outcome == Search::Outcome::kError) return fail(search.error());
   if (outcome == Search::Outcome::kSuccess) {
-    for (std::size_t c = 0; c < plans->size(); ++c) {
+    for (std::size_t c = 0; options.build_results && c < plans->size(); ++c) {
       Result<api::AllocationResult> r =
           BuildAllocation(inv, (*plans)[c], search.picks()[c], search.selected()[c], node);
       if (!r.ok()) return fail(r.error());
@@ -70,7 +125,9 @@ AllocateResult Allocator::Allocate(const api::Node& node,
     return fail("invalid resource pools were encountered");
   }
   out.outcome = Outcome::kUnschedulable;
-  if (options.explain) out.explanation = Explain(inv, *pools, scan, *plans, selection, node);
+  if (options.explain) {
+    out.explanation = Explain(inv, in_use, *pools, scan, *plans, selection, node);
+  }
   return out;
 }
 

@@ -18,7 +18,17 @@ const api::Quantity& Get(const CapacityMap* map, const std::string& name) {
   return it == map->end() ? kZero : it->second;
 }
 
-bool ViolatesPolicy(const api::DeviceCapacity& capacity, const api::Quantity& v) {
+// Whether range arithmetic works in thousandths: every bound present is an
+// exact multiple of 0.001 and the step at least 0.001.
+bool UseMilli(const api::CapacityRequestPolicyRange& range, bool fractional) {
+  if (!fractional) return false;
+  for (const auto* q : {&range.min, &range.max, &range.step}) {
+    if (*q && !(*q)->IsMilliExact()) return false;
+  }
+  return !range.step || range.step->MilliValue() >= 1;
+}
+
+bool ViolatesPolicy(const api::DeviceCapacity& capacity, const api::Quantity& v, bool fractional) {
   if (!capacity.request_policy) return false;
   const api::CapacityRequestPolicy& policy = *capacity.request_policy;
   if (policy.default_ && policy.default_->Compare(v) == 0) return false;
@@ -26,9 +36,12 @@ bool ViolatesPolicy(const api::DeviceCapacity& capacity, const api::Quantity& v)
     const api::CapacityRequestPolicyRange& range = *policy.valid_range;
     if (range.max && v.Compare(*range.max) > 0) return true;
     if (range.step) {
-      std::int64_t min = range.min ? range.min->Value() : 0;
-      std::int64_t step = range.step->Value();
-      return step != 0 && (v.Value() - min) % step != 0;
+      const bool milli = UseMilli(range, fractional);
+      if (milli && !v.IsMilliExact()) return true;
+      auto units = [&](const api::Quantity& q) { return milli ? q.MilliValue() : q.Value(); };
+      const std::int64_t min = range.min ? units(*range.min) : 0;
+      const std::int64_t step = units(*range.step);
+      return step != 0 && (units(v) - min) % step != 0;
     }
     return false;
   }
@@ -41,7 +54,77 @@ bool ViolatesPolicy(const api::DeviceCapacity& capacity, const api::Quantity& v)
 
 }  // namespace
 
-api::Quantity Consumption(const api::DeviceCapacity& capacity, const api::Quantity* requested) {
+namespace {
+
+constexpr char kNotRepresentable[] =
+    "capacity request cannot be represented in the device's range arithmetic";
+
+// q in thousandths, when that is exact and fits in int64.
+bool SafeMilli(const api::Quantity& q, std::int64_t* out) {
+  static const api::Quantity kMax =
+      api::Quantity::FromMilli(INT64_MAX, api::QuantityFormat::kDecimalSI);
+  static const api::Quantity kMin =
+      api::Quantity::FromMilli(INT64_MIN, api::QuantityFormat::kDecimalSI);
+  if (!q.IsMilliExact() || q.Compare(kMax) > 0 || q.Compare(kMin) < 0) return false;
+  *out = q.MilliValue();
+  return true;
+}
+
+// Rounds `requested` (at least the minimum) up to the next step.
+Result<api::Quantity> RoundUpToStep(const api::Quantity& requested,
+                                    const api::CapacityRequestPolicyRange& range, bool fractional) {
+  const api::QuantityFormat format = range.step->format();
+  if (UseMilli(range, fractional)) {
+    std::int64_t r = 0;
+    if (!SafeMilli(requested, &r)) {
+      return Error{std::string(kNotRepresentable) + ": request " + requested.String() +
+                   " is not a representable milli value"};
+    }
+    const std::int64_t st = range.step->MilliValue(), m = range.min->MilliValue();
+    const std::int64_t added = r - m;
+    std::int64_t n = added / st + (added % st != 0 ? 1 : 0);
+    if (n > (INT64_MAX - m) / st) {
+      return Error{std::string(kNotRepresentable) + ": rounding request " + requested.String() +
+                   " up to the next step passes the milli-value range"};
+    }
+    const std::int64_t v = m + st * n;
+    return v % 1000 == 0 ? api::Quantity::FromInt(v / 1000, format)
+                         : api::Quantity::FromMilli(v, format);
+  }
+  if (requested.Compare(api::Quantity::FromInt(INT64_MAX)) > 0) {
+    return Error{std::string(kNotRepresentable) + ": request " + requested.String() +
+                 " exceeds MaxInt64"};
+  }
+  const std::int64_t r = requested.Value(), st = range.step->Value(), m = range.min->Value();
+  if (st <= 0) return requested;
+  const std::int64_t added = r - m;
+  const std::int64_t n = added / st + (added % st != 0 ? 1 : 0);
+  if (m >= 0 && n > (INT64_MAX - m) / st) {
+    return Error{std::string(kNotRepresentable) + ": rounding request " + requested.String() +
+                 " up to the next step passes MaxInt64"};
+  }
+  return api::Quantity::FromInt(m + st * n, format);
+}
+
+// Go's %q of a capacity name (names are ASCII identifiers).
+std::string Quoted(const std::string& name) { return "\"" + name + "\""; }
+
+// What one pick consumes of every capacity of the device (spec 11.1).
+Result<CapacityMap> ConsumptionOfAll(const api::Device& device, const CapacityMap* requests,
+                                     bool fractional) {
+  CapacityMap out;
+  for (const auto& [name, capacity] : device.capacity) {
+    Result<api::Quantity> v = Consumption(capacity, Requested(requests, name), fractional);
+    if (!v.ok()) return Error{"capacity " + Quoted(name) + ": " + v.error()};
+    out.emplace(name, std::move(*v));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<api::Quantity> Consumption(const api::DeviceCapacity& capacity,
+                                  const api::Quantity* requested, bool fractional) {
   const auto& policy = capacity.request_policy;
   if (requested == nullptr) {
     return policy && policy->default_ ? *policy->default_ : capacity.value;
@@ -51,10 +134,7 @@ api::Quantity Consumption(const api::DeviceCapacity& capacity, const api::Quanti
     const api::CapacityRequestPolicyRange& range = *policy->valid_range;
     if (requested->Compare(*range.min) < 0) return *range.min;
     if (!range.step) return *requested;
-    std::int64_t r = requested->Value(), m = range.min->Value(), st = range.step->Value();
-    if (st <= 0) return *requested;
-    std::int64_t steps = (r - m + st - 1) / st;
-    return api::Quantity::FromInt(m + st * steps, api::QuantityFormat::kBinarySI);
+    return RoundUpToStep(*requested, range, fractional);
   }
   if (!policy->valid_values.empty()) {
     for (const api::Quantity& q : policy->valid_values) {
@@ -64,28 +144,32 @@ api::Quantity Consumption(const api::DeviceCapacity& capacity, const api::Quanti
   return *requested;
 }
 
-bool CapacityFits(const api::Device& device, const CapacityMap* requests,
-                  const CapacityMap* aggregated, const CapacityMap* picking) {
+Result<bool> CapacityFits(const api::Device& device, const CapacityMap* requests,
+                          const CapacityMap* aggregated, const CapacityMap* picking,
+                          bool fractional) {
   if (requests != nullptr) {
     for (const auto& [name, _] : *requests) {
       if (!device.capacity.count(name)) return false;
     }
   }
+  if (device.capacity.empty()) return true;  // nothing to consume
+  Result<CapacityMap> consumed = ConsumptionOfAll(device, requests, fractional);
+  if (!consumed.ok()) return Error{consumed.error()};
+  for (const auto& [name, v] : *consumed) {
+    if (v.Sign() < 0) return Error{"capacity " + Quoted(name) + ": capacity value is negative"};
+  }
   for (const auto& [name, capacity] : device.capacity) {
-    api::Quantity v = Consumption(capacity, Requested(requests, name));
-    if (ViolatesPolicy(capacity, v)) return false;
+    const api::Quantity& v = consumed->at(name);
+    if (ViolatesPolicy(capacity, v, fractional)) return false;
     api::Quantity total = Get(aggregated, name).Add(v).Add(Get(picking, name));
     if (total.Compare(capacity.value) > 0) return false;
   }
   return true;
 }
 
-CapacityMap ConsumedCapacity(const api::Device& device, const CapacityMap* requests) {
-  CapacityMap out;
-  for (const auto& [name, capacity] : device.capacity) {
-    out.emplace(name, Consumption(capacity, Requested(requests, name)));
-  }
-  return out;
+Result<CapacityMap> ConsumedCapacity(const api::Device& device, const CapacityMap* requests,
+                                     bool fractional) {
+  return ConsumptionOfAll(device, requests, fractional);
 }
 
 }  // namespace dra::allocator

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dra/api/resource.h"
+#include "dra/util/result.h"
 
 namespace dra::allocator {
 
@@ -15,14 +16,23 @@ using CapacityMap = std::map<std::string, api::Quantity>;
 
 // Spec 11.1: the policy default or the whole value when nothing is requested;
 // otherwise the request rounded up by the policy's range or valid values.
-api::Quantity Consumption(const api::DeviceCapacity& capacity, const api::Quantity* requested);
+// With `fractional` (DRAFractionalCapacityRange), range steps are computed in
+// thousandths when every bound of the range is a multiple of 0.001.
+// Errors (upstream's texts) when a rounded value does not fit the int64
+// arithmetic of the range.
+Result<api::Quantity> Consumption(const api::DeviceCapacity& capacity,
+                                  const api::Quantity* requested, bool fractional);
 
 // Spec 11.2. `requests` may be null (no capacity requests); `aggregated`
 // (earlier allocations) and `picking` (this call) may be null (nothing used).
-bool CapacityFits(const api::Device& device, const CapacityMap* requests,
-                  const CapacityMap* aggregated, const CapacityMap* picking);
+// Errors: a consumption that cannot be computed, or a negative one
+// ("capacity \"<name>\": ...").
+Result<bool> CapacityFits(const api::Device& device, const CapacityMap* requests,
+                          const CapacityMap* aggregated, const CapacityMap* picking,
+                          bool fractional);
 
 // Every capacity of the device with what one pick consumes of it.
-CapacityMap ConsumedCapacity(const api::Device& device, const CapacityMap* requests);
+Result<CapacityMap> ConsumedCapacity(const api::Device& device, const CapacityMap* requests,
+                                     bool fractional);
 
 }  // namespace dra::allocator

@@ -15,6 +15,8 @@ struct EntrySource {
   const std::optional<bool>* admin_access;  // null for subrequests
   const api::List<api::DeviceToleration>* tolerations;
   const std::optional<api::CapacityRequirements>* capacity;
+  // How upstream's messages name it: a subrequest by its own name only.
+  std::string own_name;
 };
 
 class Planner {
@@ -29,16 +31,17 @@ class Planner {
     const Features& f = inv_.features();
     std::int64_t minimum = 0;
     for (const api::DeviceRequest& req : claim.spec.devices.requests) {
-      std::string prefix = "claim " + plan.display + ", request " + req.name + ": ";
+      // Messages are built only on the error paths.
+      auto prefix = [&] { return "claim " + plan.display + ", request " + req.name + ": "; };
       RequestPlan rp;
       rp.first_available = !req.first_available.empty();
       if (rp.first_available && !f.prioritized_list) {
-        return Error{prefix + "has subrequests, but the DRAPrioritizedList feature is disabled"};
+        return Error{prefix() + "has subrequests, but the DRAPrioritizedList feature is disabled"};
       }
-      if (!f.consumable_capacity) {
+      if (!f.consumable_capacity && !inv_.stable()) {
         constexpr char kDisabled[] =
             "has capacity requests, but the DRAConsumableCapacity feature is disabled";
-        if (req.exactly && req.exactly->capacity) return Error{prefix + kDisabled};
+        if (req.exactly && req.exactly->capacity) return Error{prefix() + kDisabled};
         for (const api::DeviceSubRequest& sub : req.first_available) {
           if (sub.capacity) {
             return Error{"claim " + plan.display + ", subrequest " + sub.name + ": " + kDisabled};
@@ -50,36 +53,37 @@ class Planner {
         Result<Entry> entry =
             MakeEntry(plan.display,
                       {req.name, req.name, &e.device_class_name, &e.selectors, &e.allocation_mode,
-                       e.count, &e.admin_access, &e.tolerations, &e.capacity});
+                       e.count, &e.admin_access, &e.tolerations, &e.capacity, req.name});
         if (!entry.ok()) return Error{entry.error()};
         rp.entries.push_back(std::move(*entry));
       } else if (rp.first_available) {
         for (const api::DeviceSubRequest& s : req.first_available) {
-          Result<Entry> entry = MakeEntry(
-              plan.display, {req.name + "/" + s.name, req.name, &s.device_class_name, &s.selectors,
-                             &s.allocation_mode, s.count, nullptr, &s.tolerations, &s.capacity});
+          Result<Entry> entry =
+              MakeEntry(plan.display, {req.name + "/" + s.name, req.name, &s.device_class_name,
+                                       &s.selectors, &s.allocation_mode, s.count, nullptr,
+                                       &s.tolerations, &s.capacity, s.name});
           if (!entry.ok()) return Error{entry.error()};
           rp.entries.push_back(std::move(*entry));
         }
       } else {
-        return Error{prefix + "missing device class name (unsupported request type?)"};
+        return Error{prefix() + "missing device class name (unsupported request type?)"};
       }
       std::int64_t least = rp.entries.front().count;
       for (const Entry& e : rp.entries) least = std::min(least, e.count);
+      if (least > kMaxDevicesPerClaim - minimum) {
+        return Error{prefix() + "adding " + std::to_string(least) +
+                     " devices exceeds the claim limit of " + std::to_string(kMaxDevicesPerClaim) +
+                     ", with " + std::to_string(minimum) + " already accounted for"};
+      }
       minimum += least;
       plan.requests.push_back(std::move(rp));
-    }
-    if (minimum > kMaxDevicesPerClaim) {
-      return Error{"claim " + plan.display + ": number of requested devices " +
-                   std::to_string(minimum) + " exceeds the claim limit of " +
-                   std::to_string(kMaxDevicesPerClaim)};
     }
     const auto& constraints = claim.spec.devices.constraints;
     for (std::size_t i = 0; i < constraints.size(); ++i) {
       const api::DeviceConstraint& c = constraints[i];
       if (c.match_attribute) {
         plan.constraints.push_back({&c.requests, *c.match_attribute, false});
-      } else if (c.distinct_attribute) {
+      } else if (c.distinct_attribute && !inv_.stable()) {
         plan.constraints.push_back({&c.requests, *c.distinct_attribute, true});
       } else {
         return Error{"claim " + plan.display + ", constraint #" + std::to_string(i) +
@@ -91,16 +95,16 @@ class Planner {
 
  private:
   Result<Entry> MakeEntry(const std::string& claim, const EntrySource& src) {
-    std::string prefix = "claim " + claim + ", request " + src.name;
+    auto prefix = [&] { return "claim " + claim + ", request " + src.own_name + ": "; };
     for (std::size_t i = 0; i < src.selectors->size(); ++i) {
       if (!(*src.selectors)[i].cel) {
-        return Error{prefix + ", selector #" + std::to_string(i) +
-                     ": CEL expression empty (unsupported selector type?)"};
+        return Error{"claim " + claim + ", request " + src.own_name + ", selector #" +
+                     std::to_string(i) + ": CEL expression empty (unsupported selector type?)"};
       }
     }
-    prefix += ": ";
     Entry e;
     e.name = src.name;
+    e.own_name = src.own_name;
     e.request = src.request;
     e.selectors = src.selectors;
     e.tolerations = src.tolerations;
@@ -109,16 +113,16 @@ class Planner {
     }
     if (src.admin_access != nullptr && src.admin_access->has_value()) {
       if (!inv_.features().admin_access) {
-        return Error{prefix + "admin access is requested, but the feature is disabled"};
+        return Error{prefix() + "admin access is requested, but the feature is disabled"};
       }
       e.admin_access = **src.admin_access;
     }
     if (src.device_class_name->empty()) {
-      return Error{prefix + "missing device class name (unsupported request type?)"};
+      return Error{prefix() + "missing device class name (unsupported request type?)"};
     }
     e.device_class = inv_.FindClass(*src.device_class_name);
     if (e.device_class == nullptr) {
-      return Error{prefix + "could not retrieve device class " + *src.device_class_name +
+      return Error{prefix() + "could not retrieve device class " + *src.device_class_name +
                    ": deviceclass.resource.k8s.io \"" + *src.device_class_name + "\" not found"};
     }
     for (const api::DeviceSelector& s : e.device_class->spec.selectors) {
@@ -135,10 +139,10 @@ class Planner {
       e.count = src.count;
     } else if (*src.allocation_mode == "All") {
       e.all = true;
-      if (Status s = EnumerateAll(claim, prefix, e); !s.ok()) return Error{s.error()};
+      if (Status s = EnumerateAll(claim, prefix(), e); !s.ok()) return Error{s.error()};
       e.count = static_cast<std::int64_t>(e.all_slots.size());
     } else {
-      return Error{prefix + "unsupported count mode " + *src.allocation_mode};
+      return Error{prefix() + "unsupported count mode " + *src.allocation_mode};
     }
     return e;
   }
@@ -163,11 +167,20 @@ class Planner {
         Result<bool> ok = selection_.Selectable(e, claim, slot);
         if (!ok.ok()) return Error{ok.error()};
         // Devices whose capacity cannot serve the entry are left out (spec 4.4).
-        if (*ok && (!inv_.features().consumable_capacity ||
-                    CapacityFits(*inv_.devices()[d].device, e.capacity_requests,
-                                 inv_.aggregated_capacity(d), nullptr))) {
-          e.all_slots.push_back(slot);
+        // Capacity is checked against the device alone here; what claims in
+        // use and earlier picks consume is checked when the device is picked.
+        if (!*ok) continue;
+        if (inv_.features().consumable_capacity) {
+          const api::Device& device = *inv_.devices()[d].device;
+          Result<bool> fits = CapacityFits(device, e.capacity_requests, nullptr, nullptr,
+                                           inv_.features().fractional_capacity_range);
+          if (!fits.ok()) {
+            return Error{prefix + "checking capacity for device " + device.name + ": " +
+                         fits.error()};
+          }
+          if (!*fits) continue;
         }
+        e.all_slots.push_back(slot);
       }
     }
     return {};

@@ -15,8 +15,9 @@
 namespace dra::allocator {
 
 struct Entry {
-  std::string name;     // "req" or "req/sub"
-  std::string request;  // the parent request's name
+  std::string name;      // "req" or "req/sub"
+  std::string request;   // the parent request's name
+  std::string own_name;  // "req" or "sub", as upstream's messages name it
   const api::DeviceClass* device_class = nullptr;
   const api::List<api::DeviceSelector>* selectors = nullptr;
   const api::List<api::DeviceToleration>* tolerations = nullptr;

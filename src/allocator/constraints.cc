@@ -34,16 +34,10 @@ bool SameScalar(ScalarType t, const api::DeviceAttribute& a, const api::DeviceAt
   return false;
 }
 
-// An attribute as a typed set (spec 7.3): the first non-empty list among
-// ints, bools, strings, versions, else the first scalar among int, bool,
-// string, version; type 0 = unknown. Elements are sorted, as text.
-struct TypedSet {
-  int type = 0;
-  std::vector<std::string> elements;
-};
-
-TypedSet ToSet(const api::DeviceAttribute& a) {
-  TypedSet s;
+// The first non-empty list among ints, bools, strings, versions, else the
+// first scalar among int, bool, string, version.
+AttributeSet ToSet(const api::DeviceAttribute& a) {
+  AttributeSet s;
   auto finish = [&](int type) {
     s.type = type;
     std::sort(s.elements.begin(), s.elements.end());
@@ -108,40 +102,35 @@ bool Constraint::InScope(const Entry& entry) const {
 
 bool Constraint::AddMatch(const api::DeviceAttribute& attr) {
   if (!set_mode_) {
-    if (accepted_ == 0) {
-      first_ = &attr;
-      return true;
-    }
+    if (accepted_.empty()) return true;
     ScalarType t = FirstScalar(attr);
-    return t != ScalarType::kNone && SameScalar(t, attr, *first_);
+    return t != ScalarType::kNone && SameScalar(t, attr, *accepted_.front());
   }
-  TypedSet set = ToSet(attr);
+  AttributeSet set = ToSet(attr);
   if (set.type == 0) return false;
-  if (accepted_ == 0) {
-    common_type_ = set.type;
-    common_ = std::move(set.elements);
-    return true;
+  if (!common_.empty()) {
+    const auto& current = common_.back();
+    if (set.type != current.type) return false;
+    set.elements = Intersect(current.elements, set.elements);
+    if (set.elements.empty()) return false;
   }
-  if (set.type != common_type_) return false;
-  std::vector<std::string> both = Intersect(common_, set.elements);
-  if (both.empty()) return false;
-  common_ = std::move(both);
+  common_.push_back({set.type, std::move(set.elements)});
   return true;
 }
 
-bool Constraint::DistinctFromStored(const api::DeviceAttribute& attr) const {
+bool Constraint::DistinctFromAccepted(const api::DeviceAttribute& attr) const {
   if (!set_mode_) {
     ScalarType t = FirstScalar(attr);
-    if (t == ScalarType::kNone && !by_request_.empty()) return false;
-    for (const auto& [_, stored] : by_request_) {
+    if (t == ScalarType::kNone) return accepted_.empty();
+    for (const api::DeviceAttribute* stored : accepted_) {
       if (SameScalar(t, attr, *stored)) return false;
     }
     return true;
   }
-  TypedSet set = ToSet(attr);
+  AttributeSet set = ToSet(attr);
   if (set.type == 0) return false;
-  for (const auto& [_, stored] : by_request_) {
-    TypedSet other = ToSet(*stored);
+  for (const api::DeviceAttribute* stored : accepted_) {
+    AttributeSet other = ToSet(*stored);
     if (other.type == set.type && !Intersect(set.elements, other.elements).empty()) return false;
   }
   return true;
@@ -151,30 +140,17 @@ bool Constraint::Add(const Entry& entry, const api::Device& device, const std::s
   if (!InScope(entry)) return true;
   const api::DeviceAttribute* attr = LookupAttribute(device, driver, plan_.attribute);
   if (attr == nullptr) return false;
-  if (!plan_.distinct) {
-    if (!AddMatch(*attr)) return false;
-    ++accepted_;
-    return true;
-  }
-  if (accepted_ > 0 && !DistinctFromStored(*attr)) return false;
-  auto it = std::find_if(by_request_.begin(), by_request_.end(),
-                         [&](const auto& p) { return p.first == entry.request; });
-  if (it == by_request_.end()) {
-    by_request_.emplace_back(entry.request, attr);
-  } else {
-    it->second = attr;
-  }
-  ++accepted_;
+  if (plan_.distinct ? !DistinctFromAccepted(*attr) : !AddMatch(*attr)) return false;
+  accepted_.push_back(attr);
   return true;
 }
 
-void Constraint::Remove(const Entry& entry, const api::Device& device, const std::string& driver) {
+// Called only for the most recently accepted device in scope.
+void Constraint::Remove(const Entry& entry, const api::Device& /*device*/,
+                        const std::string& /*driver*/) {
   if (!InScope(entry)) return;
-  if (LookupAttribute(device, driver, plan_.attribute) == nullptr) return;
-  --accepted_;
-  if (plan_.distinct) {
-    std::erase_if(by_request_, [&](const auto& p) { return p.first == entry.request; });
-  }
+  accepted_.pop_back();
+  if (!common_.empty()) common_.pop_back();
 }
 
 }  // namespace dra::allocator

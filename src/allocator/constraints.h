@@ -1,9 +1,11 @@
 // Claim constraints (spec 7): matchAttribute (all devices in scope share a
 // value) and distinctAttribute (devices in scope have different values), with
 // scalar semantics, or set semantics for list-type attributes when
-// DRAListTypeAttributes is on. Both follow upstream's bookkeeping exactly,
-// including the running intersection that never widens (17.5) and the
-// per-request memory of distinct values (17.6).
+// DRAListTypeAttributes is on. Every accepted device is remembered in a
+// stack, so removing the last one restores exactly the state before it was
+// added: the running intersection widens again (not so in upstream's older
+// snapshot, spec 17.5) and distinct values are compared with every device in
+// scope (not only the last per request, 17.6).
 #pragma once
 
 #include <string>
@@ -13,6 +15,13 @@
 #include "allocator/claim_plan.h"
 
 namespace dra::allocator {
+
+// An attribute as a typed set (spec 7.3): type 0 when it has no value of a
+// known type; elements sorted and unique, as text.
+struct AttributeSet {
+  int type = 0;
+  std::vector<std::string> elements;
+};
 
 class Constraint {
  public:
@@ -25,16 +34,15 @@ class Constraint {
  private:
   bool InScope(const Entry& entry) const;
   bool AddMatch(const api::DeviceAttribute& attr);
-  bool DistinctFromStored(const api::DeviceAttribute& attr) const;
+  bool DistinctFromAccepted(const api::DeviceAttribute& attr) const;
 
   const ConstraintPlan& plan_;
   const bool set_mode_;
-  int accepted_ = 0;
-  // Set mode: the type and elements all devices in scope have in common.
-  int common_type_ = 0;
-  std::vector<std::string> common_;
-  const api::DeviceAttribute* first_ = nullptr;                                  // matchAttribute
-  std::vector<std::pair<std::string, const api::DeviceAttribute*>> by_request_;  // distinct
+  // The accepted devices' attributes, in order of acceptance.
+  std::vector<const api::DeviceAttribute*> accepted_;
+  // Set-mode matchAttribute: after each accepted device, what all accepted
+  // devices have in common.
+  std::vector<AttributeSet> common_;
 };
 
 // The attribute a fully qualified name refers to on a device of `driver`.

@@ -32,8 +32,7 @@ bool WithinLimits(const CounterSets& available, const CounterSets& consumed) {
 
 // Counter sets minus what devices in use consume (spec 10.2); may go negative.
 const CounterSets& CounterLedger::Available(const Pool& pool) {
-  const std::string& name = inventory_.pool_name(pool.pool).name;
-  auto it = available_.find(name);
+  auto it = available_.find(pool.pool);
   if (it != available_.end()) return it->second;
   CounterSets sets = pool.counters;
   for (const auto* list : {&pool.slices, &pool.other_slices}) {
@@ -41,7 +40,7 @@ const CounterSets& CounterLedger::Available(const Pool& pool) {
       const SliceRecord& r = inventory_.slices()[s];
       for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
         const DeviceRecord& dev = inventory_.devices()[d];
-        if (!dev.in_use) continue;
+        if (!in_use_.in_use(d)) continue;
         for (const api::DeviceCounterConsumption& c : dev.device->consumes_counters) {
           auto set = sets.find(c.counter_set);
           if (set == sets.end()) continue;
@@ -53,12 +52,12 @@ const CounterSets& CounterLedger::Available(const Pool& pool) {
       }
     }
   }
-  return available_.emplace(name, std::move(sets)).first->second;
+  return available_.emplace(pool.pool, std::move(sets)).first->second;
 }
 
 bool CounterLedger::TryConsume(const Pool& pool, const api::Device& device) {
   const CounterSets& available = Available(pool);
-  CounterSets& consumed = consumed_[inventory_.pool_name(pool.pool).name];
+  CounterSets& consumed = consumed_[pool.pool];
   Apply(consumed, device, true);
   if (WithinLimits(available, consumed)) return true;
   Apply(consumed, device, false);
@@ -66,7 +65,7 @@ bool CounterLedger::TryConsume(const Pool& pool, const api::Device& device) {
 }
 
 void CounterLedger::Release(const Pool& pool, const api::Device& device) {
-  Apply(consumed_[inventory_.pool_name(pool.pool).name], device, false);
+  Apply(consumed_[pool.pool], device, false);
 }
 
 bool CounterLedger::FitsAlone(const Pool& pool, const api::Device& device) {

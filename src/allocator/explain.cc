@@ -10,8 +10,14 @@ namespace {
 
 class Funnel {
  public:
-  Funnel(const Inventory& inv, const Scan& scan, Selection& selection, const api::Node& node)
-      : inv_(inv), scan_(scan), selection_(selection), node_(node), counters_(inv) {}
+  Funnel(const Inventory& inv, const AllocatedState::Impl& in_use, const Scan& scan,
+         Selection& selection, const api::Node& node)
+      : inv_(inv),
+        in_use_(in_use),
+        scan_(scan),
+        selection_(selection),
+        node_(node),
+        counters_(inv, in_use) {}
 
   EntryExplanation Run(const ClaimPlan& plan, const Entry& entry) {
     EntryExplanation x;
@@ -91,7 +97,7 @@ class Funnel {
         return true;
       }
     }
-    if (rec.allocated && !entry.admin_access) {
+    if (in_use_.allocated(d) && !entry.admin_access) {
       *stage = Stage::kAllocated;
       return true;
     }
@@ -100,10 +106,13 @@ class Funnel {
       *stage = Stage::kCounters;
       return true;
     }
-    if (f.consumable_capacity &&
-        !CapacityFits(dev, entry.capacity_requests, inv_.aggregated_capacity(d), nullptr)) {
-      *stage = Stage::kCapacity;
-      return true;
+    if (f.consumable_capacity) {
+      Result<bool> fits = CapacityFits(dev, entry.capacity_requests, in_use_.aggregated_capacity(d),
+                                       nullptr, f.fractional_capacity_range);
+      if (!fits.ok() || !*fits) {
+        *stage = Stage::kCapacity;
+        return true;
+      }
     }
     if (f.device_taints && BlockedByTaints(dev, *entry.tolerations)) {
       *stage = Stage::kTaints;
@@ -113,6 +122,7 @@ class Funnel {
   }
 
   const Inventory& inv_;
+  const AllocatedState::Impl& in_use_;
   const Scan& scan_;
   Selection& selection_;
   const api::Node& node_;
@@ -121,12 +131,13 @@ class Funnel {
 
 }  // namespace
 
-Explanation Explain(const Inventory& inventory, const GatheredPools& pools, const Scan& scan,
+Explanation Explain(const Inventory& inventory, const AllocatedState::Impl& in_use,
+                    const GatheredPools& pools, const Scan& scan,
                     const std::vector<ClaimPlan>& plans, Selection& selection,
                     const api::Node& node) {
   Explanation out;
   out.node = node.metadata.name;
-  Funnel funnel(inventory, scan, selection, node);
+  Funnel funnel(inventory, in_use, scan, selection, node);
   const EntryExplanation* first_blocked = nullptr;
   for (const ClaimPlan& plan : plans) {
     for (const RequestPlan& request : plan.requests) {

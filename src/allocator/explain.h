@@ -5,12 +5,14 @@
 
 #include <span>
 
+#include "allocator/allocated_state.h"
 #include "allocator/claim_plan.h"
 #include "dra/allocator/explanation.h"
 
 namespace dra::allocator {
 
-Explanation Explain(const Inventory& inventory, const GatheredPools& pools, const Scan& scan,
+Explanation Explain(const Inventory& inventory, const AllocatedState::Impl& in_use,
+                    const GatheredPools& pools, const Scan& scan,
                     const std::vector<ClaimPlan>& plans, Selection& selection,
                     const api::Node& node);
 

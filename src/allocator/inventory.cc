@@ -14,10 +14,18 @@ std::string Key(std::string_view driver, std::string_view pool, std::string_view
 
 }  // namespace
 
-Inventory::Inventory(Snapshot snapshot) : snapshot_(std::move(snapshot)) {
+Variant ChooseVariant(const Features& f) {
+  if (f.list_type_attributes || f.optional_node_operations) return Variant::kExperimental;
+  if (f.device_binding_and_status || f.consumable_capacity || f.fractional_capacity_range) {
+    return Variant::kIncubating;
+  }
+  return Variant::kStable;
+}
+
+Inventory::Inventory(Snapshot snapshot)
+    : snapshot_(std::move(snapshot)), variant_(ChooseVariant(snapshot_.features)) {
   ApplyTaintRules();
   IndexSlices();
-  MarkInUse();
 }
 
 // The scheduler's slice tracker appends each rule's taint to the devices it
@@ -42,6 +50,12 @@ void Inventory::IndexSlices() {
   for (const api::ResourceSlice& s : snapshot_.slices) total += s.spec.devices.size();
   devices_.reserve(total);
   slices_.reserve(snapshot_.slices.size());
+  device_ids_.reserve(total);
+  same_id_next_.assign(total, kNoIndex);
+  std::vector<DeviceTable::Source> sources;
+  sources.reserve(total);
+  // Tail of each duplicate-ID chain, keyed by its first device.
+  std::unordered_map<Index, Index> chain_tail;
   for (const api::ResourceSlice& s : snapshot_.slices) {
     auto [it, inserted] = pool_ids.try_emplace(s.spec.driver + '\0' + s.spec.pool.name,
                                                static_cast<Index>(pool_names_.size()));
@@ -49,66 +63,35 @@ void Inventory::IndexSlices() {
       pool_names_.push_back({s.spec.driver, s.spec.pool.name});
       pool_slices_.emplace_back();
     }
-    Index slice_index = static_cast<Index>(slices_.size());
+    const Index slice_index = static_cast<Index>(slices_.size());
     pool_slices_[it->second].push_back(slice_index);
+    const bool has_counters = !s.spec.shared_counters.empty();
     slices_.push_back({&s, it->second, static_cast<Index>(devices_.size()),
-                       static_cast<Index>(s.spec.devices.size())});
+                       static_cast<Index>(s.spec.devices.size()), has_counters});
     if (s.spec.node_name && !s.spec.node_name->empty()) {
       slices_by_node_[*s.spec.node_name].push_back(slice_index);
     } else {
       shared_slices_.push_back(slice_index);
     }
+    if (has_counters) counter_slices_.push_back(slice_index);
     for (const api::Device& d : s.spec.devices) {
-      DeviceRecord r{&d,
-                     slice_index,
-                     false,
-                     false,
-                     !d.binding_conditions.empty(),
-                     std::make_unique<cel::ApiDeviceView>(d, s.spec.driver),
-                     Status()};
-      r.attributes = cel::ValidateDeviceAttributes(*r.view);
-      devices_.push_back(std::move(r));
+      const Index index = static_cast<Index>(devices_.size());
+      devices_.push_back({&d, slice_index, !d.binding_conditions.empty(), Status()});
+      sources.push_back({&d, s.spec.driver});
+      auto [id, fresh] =
+          device_ids_.try_emplace(Key(s.spec.driver, s.spec.pool.name, d.name), index);
+      if (!fresh) {
+        auto tail = chain_tail.try_emplace(id->second, id->second).first;
+        same_id_next_[tail->second] = index;
+        tail->second = index;
+      }
     }
+  }
+  table_ = std::make_unique<DeviceTable>(sources, variant_ == Variant::kStable);
+  for (Index d = 0; d < devices_.size(); ++d) {
+    devices_[d].attributes = cel::ValidateDeviceAttributes(table_->view(d));
   }
   for (const api::DeviceClass& c : snapshot_.classes) classes_.emplace(c.metadata.name, &c);
-}
-
-// How the scheduler turns allocated claims into the allocator's state (spec
-// 1.1): admin-access results never block; shares of multi-allocatable devices
-// (shareID) only count as "in use".
-void Inventory::MarkInUse() {
-  std::unordered_set<std::string> exclusive, used;
-  std::unordered_map<std::string, CapacityMap> aggregated;
-  for (const api::ResourceClaim& claim : snapshot_.allocated_claims) {
-    if (!claim.status.allocation) continue;
-    for (const auto& r : claim.status.allocation->devices.results) {
-      if (r.admin_access.value_or(false)) continue;
-      std::string key = Key(r.driver, r.pool, r.device);
-      if (snapshot_.features.consumable_capacity && r.share_id) {
-        if (!r.consumed_capacity.empty()) {
-          CapacityMap& sum = aggregated[key];
-          for (const auto& [name, q] : r.consumed_capacity) sum[name] = sum[name].Add(q);
-        }
-      } else {
-        exclusive.insert(key);
-      }
-      used.insert(std::move(key));
-    }
-  }
-  if (used.empty()) return;
-  for (Index i = 0; i < devices_.size(); ++i) {
-    DeviceRecord& d = devices_[i];
-    const api::ResourceSlice& s = *slices_[d.slice].slice;
-    std::string key = Key(s.spec.driver, s.spec.pool.name, d.device->name);
-    d.allocated = exclusive.count(key) > 0;
-    d.in_use = used.count(key) > 0;
-    if (auto it = aggregated.find(key); it != aggregated.end()) aggregated_[i] = it->second;
-  }
-}
-
-const CapacityMap* Inventory::aggregated_capacity(Index device) const {
-  auto it = aggregated_.find(device);
-  return it == aggregated_.end() ? nullptr : &it->second;
 }
 
 const std::vector<Index>& Inventory::node_slices(const std::string& node) const {
@@ -121,9 +104,23 @@ const api::DeviceClass* Inventory::FindClass(const std::string& name) const {
   return it == classes_.end() ? nullptr : it->second;
 }
 
+Index Inventory::FindDevice(std::string_view driver, std::string_view pool,
+                            std::string_view device) const {
+  auto it = device_ids_.find(Key(driver, pool, device));
+  return it == device_ids_.end() ? kNoIndex : it->second;
+}
+
 std::string Inventory::DeviceIdString(Index device) const {
   const api::ResourceSlice& s = *slices_[devices_[device].slice].slice;
   return Key(s.spec.driver, s.spec.pool.name, devices_[device].device->name);
+}
+
+std::size_t Inventory::bytes() const {
+  std::size_t ids = 0;
+  for (const auto& [k, _] : device_ids_)
+    ids += k.capacity() + 1 + 2 * sizeof(void*) + sizeof(Index);
+  return slices_.capacity() * sizeof(SliceRecord) + devices_.capacity() * sizeof(DeviceRecord) +
+         same_id_next_.capacity() * sizeof(Index) + ids + table_->bytes();
 }
 
 }  // namespace dra::allocator

@@ -56,12 +56,11 @@ std::string Validate(const Inventory& inv, Pool& pool, const std::vector<Index>&
         for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
           auto set = pool.counters.find(c.counter_set);
           if (set == pool.counters.end()) {
-            return "device " + d.name + " references unknown counter set " + c.counter_set;
+            return "counter set " + c.counter_set + " not found";
           }
           for (const auto& [name, _] : c.counters) {
             if (!set->second.count(name)) {
-              return "device " + d.name + " references unknown counter " + name +
-                     " in counter set " + c.counter_set;
+              return "counter " + name + " not found in counter set " + c.counter_set;
             }
           }
         }
@@ -81,10 +80,11 @@ Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>&
     (IsCounterSlice(*inv.slices()[s].slice, f) ? counter_slices : pool.slices).push_back(s);
   }
   // Slice names are unique in a real cluster; stable_sort keeps hand-made
-  // duplicates in input order.
-  std::stable_sort(pool.slices.begin(), pool.slices.end(), [&](Index a, Index b) {
-    return inv.slices()[a].slice->metadata.name < inv.slices()[b].slice->metadata.name;
-  });
+  // duplicates in input order. The stable variant keeps input order.
+  if (!inv.stable())
+    std::stable_sort(pool.slices.begin(), pool.slices.end(), [&](Index a, Index b) {
+      return inv.slices()[a].slice->metadata.name < inv.slices()[b].slice->metadata.name;
+    });
   for (Index s : extra) {
     (IsCounterSlice(*inv.slices()[s].slice, f) ? counter_slices : pool.other_slices).push_back(s);
   }
@@ -106,20 +106,11 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
   const Features& f = inv.features();
   std::vector<Group> groups;
   std::unordered_map<Index, std::size_t> group_of;
-  auto consider = [&](Index s) -> Status {
+  // Adds a slice that is relevant for the node to its pool's newest generation.
+  auto consider_relevant = [&](Index s) -> Status {
     const api::ResourceSlice& slice = *inv.slices()[s].slice;
-    if (!f.partitionable_devices &&
-        (slice.spec.per_device_node_selection || !slice.spec.shared_counters.empty())) {
-      return {};
-    }
-    Result<bool> relevant = SliceRelevant(slice, node);
-    if (!relevant.ok()) {
-      return Error{"gather pool information: failed to perform node selection for slice " +
-                   slice.metadata.name + ": " + relevant.error()};
-    }
-    if (!*relevant) return {};
-    Index p = inv.slices()[s].pool;
-    std::int64_t gen = slice.spec.pool.generation;
+    const Index p = inv.slices()[s].pool;
+    const std::int64_t gen = slice.spec.pool.generation;
     auto [it, inserted] = group_of.try_emplace(p, groups.size());
     if (inserted) {
       groups.push_back({p, gen, {s}});
@@ -134,13 +125,40 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
     g.slices.push_back(s);
     return {};
   };
-  if (!node.metadata.name.empty()) {
-    for (Index s : inv.node_slices(node.metadata.name)) {
+  auto consider = [&](Index s) -> Status {
+    const api::ResourceSlice& slice = *inv.slices()[s].slice;
+    if (!f.partitionable_devices &&
+        (slice.spec.per_device_node_selection || !slice.spec.shared_counters.empty())) {
+      return {};
+    }
+    Result<bool> relevant = SliceRelevant(slice, node);
+    if (!relevant.ok()) {
+      return Error{"gather pool information: failed to perform node selection for slice " +
+                   slice.metadata.name + ": " + relevant.error()};
+    }
+    if (!*relevant) return {};
+    return consider_relevant(s);
+  };
+  if (inv.stable()) {
+    // Every slice in input order; counter slices belong to their pool
+    // whatever their node selection.
+    for (Index s = 0; s < inv.slices().size(); ++s) {
+      if (f.partitionable_devices && inv.slices()[s].has_counters) {
+        Status st = consider_relevant(s);
+        if (!st.ok()) return Error{st.error()};
+        continue;
+      }
       if (Status st = consider(s); !st.ok()) return Error{st.error()};
     }
-  }
-  for (Index s : inv.shared_slices()) {
-    if (Status st = consider(s); !st.ok()) return Error{st.error()};
+  } else {
+    if (!node.metadata.name.empty()) {
+      for (Index s : inv.node_slices(node.metadata.name)) {
+        if (Status st = consider(s); !st.ok()) return Error{st.error()};
+      }
+    }
+    for (Index s : inv.shared_slices()) {
+      if (Status st = consider(s); !st.ok()) return Error{st.error()};
+    }
   }
 
   GatheredPools out;

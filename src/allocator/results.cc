@@ -52,11 +52,13 @@ Result<std::optional<api::NodeSelector>> NodeSelectorFor(const Inventory& inv,
     bool per_device = spec.per_device_node_selection.value_or(false);
     const auto& node_name = per_device ? rec.device->node_name : spec.node_name;
     const auto& selector = per_device ? rec.device->node_selector : spec.node_selector;
-    if (node_name || rec.device->binds_to_node.value_or(false)) {
+    // The stable variant ignores bindsToNode and pins the device's own node.
+    const bool binds = !inv.stable() && rec.device->binds_to_node.value_or(false);
+    if (node_name || binds) {
       api::NodeSelectorRequirement field;
       field.key = "metadata.name";
       field.operator_ = "In";
-      field.values = {node.metadata.name};
+      field.values = {inv.stable() ? *node_name : node.metadata.name};
       api::NodeSelectorTerm pinned;
       pinned.match_fields.push_back(std::move(field));
       api::NodeSelector out;
@@ -148,7 +150,8 @@ Result<api::AllocationResult> BuildAllocation(const Inventory& inventory, const 
   result.devices.results.set_present();
   for (const Pick& p : picks) result.devices.results.push_back(DeviceResult(inventory, p));
   result.devices.config = Configs(plan, selected);
-  auto selector = NodeSelectorFor(inventory, plan.display, picks, node);
+  // Upstream names the claim without its namespace here.
+  auto selector = NodeSelectorFor(inventory, plan.claim->metadata.name, picks, node);
   if (!selector.ok()) return Error{selector.error()};
   result.node_selector = std::move(*selector);
   return result;

@@ -7,13 +7,15 @@
 
 namespace dra::allocator {
 
-Search::Search(const Inventory& inventory, const Scan& scan, const std::vector<ClaimPlan>& plans,
-               Selection& selection, std::uint64_t max_steps, const std::atomic<bool>* cancelled)
+Search::Search(const Inventory& inventory, const AllocatedState::Impl& in_use, const Scan& scan,
+               const std::vector<ClaimPlan>& plans, Selection& selection, std::uint64_t max_steps,
+               const std::atomic<bool>* cancelled)
     : inventory_(inventory),
+      in_use_(in_use),
       scan_(scan),
       plans_(plans),
       selection_(selection),
-      counters_(inventory),
+      counters_(inventory, in_use),
       max_steps_(max_steps),
       cancelled_(cancelled),
       picking_(scan.devices.size()),
@@ -35,7 +37,7 @@ Search::Outcome Search::Fail(std::string message) {
 }
 
 bool Search::Busy(Index slot) const {
-  return inventory_.devices()[scan_.devices[slot]].allocated || !picking_[slot].empty();
+  return in_use_.allocated(scan_.devices[slot]) || !picking_[slot].empty();
 }
 
 bool Search::PickedFor(Index slot, std::size_t c) const {
@@ -49,12 +51,13 @@ bool Search::MultiAllocatable(Index slot) const {
              false);
 }
 
-bool Search::CapacityFitsNow(const Entry& entry, Index slot) const {
+Result<bool> Search::CapacityFitsNow(const Entry& entry, Index slot) const {
   const Index device = scan_.devices[slot];
   auto picked = picking_capacity_.find(slot);
   return CapacityFits(*inventory_.devices()[device].device, entry.capacity_requests,
-                      inventory_.aggregated_capacity(device),
-                      picked == picking_capacity_.end() ? nullptr : &picked->second);
+                      in_use_.aggregated_capacity(device),
+                      picked == picking_capacity_.end() ? nullptr : &picked->second,
+                      inventory_.features().fractional_capacity_range);
 }
 
 Search::Outcome Search::Step(std::size_t c, std::size_t r, std::size_t s, std::int64_t k,
@@ -91,7 +94,8 @@ Search::Outcome Search::Step(std::size_t c, std::size_t r, std::size_t s, std::i
   const Entry& entry = request.entries[s];
   if (entry.all && entry.all_slots.empty()) return Outcome::kFailure;
   if (k >= entry.count) return Step(c, r + 1, 0, 0, false, 0);
-  if (static_cast<std::int64_t>(picks_[c].size()) + entry.count - k > kMaxDevicesPerClaim) {
+  // Written so that a huge count cannot overflow.
+  if (entry.count - k > kMaxDevicesPerClaim - static_cast<std::int64_t>(picks_[c].size())) {
     return Outcome::kTooMany;
   }
   if (entry.all) {
@@ -100,7 +104,7 @@ Search::Outcome Search::Step(std::size_t c, std::size_t r, std::size_t s, std::i
     if (a == Admission::kError) return Outcome::kError;
     if (a == Admission::kRejected) return Outcome::kFailure;
     Outcome x = Step(c, r, s, k + 1, in_subrequest, 0);
-    if (x != Outcome::kSuccess) Undo(c, slot);
+    if (x != Outcome::kSuccess) Undo(c);
     return x;
   }
   for (std::size_t q = start; q < scan_.devices.size(); ++q) {
@@ -109,20 +113,30 @@ Search::Outcome Search::Step(std::size_t c, std::size_t r, std::size_t s, std::i
     Result<bool> selectable = selection_.Selectable(entry, plan.display, slot);
     if (!selectable.ok()) return Fail(selectable.error());
     if (!*selectable) continue;
-    if (inventory_.features().consumable_capacity && !CapacityFitsNow(entry, slot)) continue;
+    if (inventory_.features().consumable_capacity) {
+      Result<bool> fits = CapacityFitsNow(entry, slot);
+      if (!fits.ok()) {
+        return Fail("claim " + plan.display + ", request " + entry.own_name +
+                    ": checking capacity for device " +
+                    inventory_.DeviceIdString(scan_.devices[slot]) + ": " + fits.error());
+      }
+      if (!*fits) continue;
+    }
     Admission a = Admit(c, entry, slot, false);
     if (a == Admission::kError) return Outcome::kError;
     if (a == Admission::kRejected) continue;
-    Outcome x = Step(c, r, s, k + 1, in_subrequest, q + 1);
+    // The stable variant searches permutations: every further device of the
+    // request rescans from the first (picked ones are busy and skipped).
+    Outcome x = Step(c, r, s, k + 1, in_subrequest, inventory_.stable() ? 0 : q + 1);
     if (x == Outcome::kSuccess) return x;
-    Undo(c, slot);
+    Undo(c);
     if (x != Outcome::kFailure) return x;
   }
   return Outcome::kFailure;
 }
 
-// Spec 5.1, in order. Counters taken by a candidate that taints or
-// constraints then reject stay taken, as upstream's do (spec 17.2).
+// Spec 5.1, in order; every rejection after the counter check rolls back
+// what admission had changed so far.
 Search::Admission Search::Admit(std::size_t c, const Entry& entry, Index slot, bool must) {
   const Index device = scan_.devices[slot];
   const Features& f = inventory_.features();
@@ -132,73 +146,100 @@ Search::Admission Search::Admit(std::size_t c, const Entry& entry, Index slot, b
   const bool multi = MultiAllocatable(slot);
   if (!multi && entry.admin_access && PickedFor(slot, c)) return Admission::kRejected;
   if (!entry.admin_access && Busy(slot)) return Admission::kRejected;
-  // A shared device pays its counters with its first share only (spec 10.4).
-  const bool skip_counters = multi && (inventory_.aggregated_capacity(device) != nullptr ||
-                                       picking_capacity_.count(slot) > 0);
   if (!d.consumes_counters.empty() && !f.partitionable_devices) return Admission::kRejected;
+  Pick pick{&entry, device, slot, {}, {}};
+  // A shared device pays its counters with its first share only (spec 10.4).
+  const bool skip_counters =
+      multi && (in_use_.capacity_in_use(device) || picking_capacity_.count(slot) > 0);
   if (!skip_counters && !d.consumes_counters.empty()) {
-    if (!counters_.TryConsume(*scan_.pools[slot], d)) {
-      return Admission::kRejected;
-    }
+    if (!counters_.TryConsume(*scan_.pools[slot], d)) return Admission::kRejected;
+    pick.counters_reserved = true;
   }
-  if (f.device_taints && BlockedByTaints(d, *entry.tolerations)) return Admission::kRejected;
+  if (f.device_taints && BlockedByTaints(d, *entry.tolerations)) {
+    Rollback(c, pick, 0);
+    return Admission::kRejected;
+  }
   auto& constraints = constraints_[c];
   for (std::size_t i = 0; i < constraints.size(); ++i) {
     if (constraints[i].Add(entry, d, slice.spec.driver)) continue;
+    Rollback(c, pick, i);
     if (must) {
-      Fail("claim " + plans_[c].display + ", request " + entry.name + ": cannot add device " +
+      Fail("claim " + plans_[c].display + ", request " + entry.own_name + ": cannot add device " +
            inventory_.DeviceIdString(device) +
            " because a claim constraint would not be satisfied");
       return Admission::kError;
     }
-    for (std::size_t j = 0; j < i; ++j) constraints[j].Remove(entry, d, slice.spec.driver);
     return Admission::kRejected;
   }
-  if (!multi) picking_[slot].push_back(static_cast<std::uint32_t>(c));
-  Pick pick{&entry, device, slot, {}, {}};
+  if (!multi) {
+    picking_[slot].push_back(static_cast<std::uint32_t>(c));
+    pick.marked = true;
+  }
   if (f.consumable_capacity) {
-    // Only an All entry can fail here: its devices were listed before earlier
-    // picks consumed capacity. Like upstream, nothing above is undone (spec 17.3).
-    if (!CapacityFitsNow(entry, slot)) return Admission::kRejected;
+    // Only an All entry can fail here: its devices were listed before
+    // earlier picks and claims in use were taken into account.
+    const std::string failing = "claim " + plans_[c].display + ", request " + entry.own_name;
+    Result<bool> fits = CapacityFitsNow(entry, slot);
+    if (!fits.ok() || !*fits) {
+      Rollback(c, pick, constraints.size());
+      if (fits.ok()) return Admission::kRejected;
+      Fail(failing + ": rechecking capacity for device " + inventory_.DeviceIdString(device) +
+           ": " + fits.error());
+      return Admission::kError;
+    }
     if (multi) {
-      pick.consumed = ConsumedCapacity(d, entry.capacity_requests);
+      Result<CapacityMap> consumed =
+          ConsumedCapacity(d, entry.capacity_requests, f.fractional_capacity_range);
+      if (!consumed.ok()) {
+        Rollback(c, pick, constraints.size());
+        Fail(failing + ": computing consumed capacity for device " +
+             inventory_.DeviceIdString(device) + ": " + consumed.error());
+        return Admission::kError;
+      }
+      pick.consumed = std::move(*consumed);
       pick.share_id = NewShareId();
-      CapacityMap& used = picking_capacity_[slot];
-      for (const auto& [name, q] : pick.consumed) used[name] = used[name].Add(q);
+      auto [it, inserted] = picking_capacity_.try_emplace(slot);
+      pick.capacity_entry_existed = !inserted;
+      pick.capacity_recorded = true;
+      for (const auto& [name, q] : pick.consumed) it->second[name] = it->second[name].Add(q);
     }
   }
   picks_[c].push_back(std::move(pick));
   return Admission::kAdmitted;
 }
 
-void Search::Undo(std::size_t c, Index slot) {
-  const Index device = scan_.devices[slot];
-  const DeviceRecord& rec = inventory_.devices()[device];
+void Search::Rollback(std::size_t c, const Pick& pick, std::size_t constraints) {
+  const DeviceRecord& rec = inventory_.devices()[pick.device];
   const api::Device& d = *rec.device;
-  const api::ResourceSlice& slice = *inventory_.slices()[rec.slice].slice;
-  const Entry& entry = *picks_[c].back().entry;
-  for (Constraint& constraint : constraints_[c]) constraint.Remove(entry, d, slice.spec.driver);
-  if (MultiAllocatable(slot)) {
-    // Counters of a share stay charged, as upstream's do (spec 17.4).
-    const CapacityMap& consumed = picks_[c].back().consumed;
-    if (!consumed.empty()) {
-      CapacityMap& used = picking_capacity_[slot];
-      bool all_zero = true;
-      for (const auto& [name, q] : consumed) {
-        used[name] = used[name].Sub(q);
-        all_zero = all_zero && used[name].IsZero();
+  if (pick.capacity_recorded) {
+    CapacityMap& used = picking_capacity_[pick.slot];
+    for (const auto& [name, q] : pick.consumed) used[name] = used[name].Sub(q);
+    bool all_zero = true;
+    for (const auto& [name, q] : used) all_zero = all_zero && q.IsZero();
+    // An entry that an earlier share created stays, even when empty: it
+    // marks the device as shared in this call (no second counter charge).
+    if (all_zero) {
+      if (pick.capacity_entry_existed) {
+        used.clear();
+      } else {
+        picking_capacity_.erase(pick.slot);
       }
-      for (const auto& [name, q] : used) all_zero = all_zero && q.IsZero();
-      if (all_zero) picking_capacity_.erase(slot);
-    }
-  } else {
-    auto& claims = picking_[slot];
-    claims.erase(std::find(claims.begin(), claims.end(), c));
-    if (inventory_.features().partitionable_devices && !d.consumes_counters.empty()) {
-      counters_.Release(*scan_.pools[slot], d);
     }
   }
+  if (pick.marked) {
+    auto& claims = picking_[pick.slot];
+    claims.erase(std::find(claims.begin(), claims.end(), c));
+  }
+  const std::string& driver = inventory_.slices()[rec.slice].slice->spec.driver;
+  auto& list = constraints_[c];
+  for (std::size_t i = constraints; i-- > 0;) list[i].Remove(*pick.entry, d, driver);
+  if (pick.counters_reserved) counters_.Release(*scan_.pools[pick.slot], d);
+}
+
+void Search::Undo(std::size_t c) {
+  Pick pick = std::move(picks_[c].back());
   picks_[c].pop_back();
+  Rollback(c, pick, constraints_[c].size());
 }
 
 }  // namespace dra::allocator

@@ -1,8 +1,10 @@
 // The depth-first, first-fit search over claims, requests, subrequests and
 // devices in upstream's exact order (spec 4 and 5): combinations within a
-// request, backtracking across requests and claims, the TOO-MANY signal of
-// the 32-device limit, and admission with in-use marks, shared counters,
-// taints and constraints. Bounded by a step budget.
+// request (permutations for the stable variant), backtracking across requests
+// and claims, the TOO-MANY signal of the 32-device limit, and admission with
+// in-use marks, shared counters, taints, constraints and capacity. A rejected
+// or abandoned candidate leaves no trace: every change its admission made is
+// rolled back. Bounded by a step budget.
 #pragma once
 
 #include <atomic>
@@ -11,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "allocator/allocated_state.h"
 #include "allocator/claim_plan.h"
 #include "allocator/constraints.h"
 #include "allocator/counters.h"
@@ -24,14 +27,20 @@ struct Pick {
   // Shares of multi-allocatable devices (consumable capacity) only.
   std::string share_id;
   CapacityMap consumed;
+  // What admission changed, for the rollback.
+  bool counters_reserved = false;
+  bool marked = false;                  // added to picking_
+  bool capacity_recorded = false;       // added to picking_capacity_
+  bool capacity_entry_existed = false;  // picking_capacity_ had an entry before
 };
 
 class Search {
  public:
   enum class Outcome : std::uint8_t { kSuccess, kFailure, kTooMany, kError };
 
-  Search(const Inventory& inventory, const Scan& scan, const std::vector<ClaimPlan>& plans,
-         Selection& selection, std::uint64_t max_steps, const std::atomic<bool>* cancelled);
+  Search(const Inventory& inventory, const AllocatedState::Impl& in_use, const Scan& scan,
+         const std::vector<ClaimPlan>& plans, Selection& selection, std::uint64_t max_steps,
+         const std::atomic<bool>* cancelled);
 
   Outcome Run();
 
@@ -49,14 +58,18 @@ class Search {
                std::size_t start);
   // All take scan slots.
   Admission Admit(std::size_t c, const Entry& entry, Index slot, bool must);
-  void Undo(std::size_t c, Index slot);
+  // Reverts what admitting `pick` changed, in reverse order; `constraints`
+  // is how many of the claim's constraints accepted it.
+  void Rollback(std::size_t c, const Pick& pick, std::size_t constraints);
+  void Undo(std::size_t c);
   bool Busy(Index slot) const;
   bool PickedFor(Index slot, std::size_t c) const;
   bool MultiAllocatable(Index slot) const;
-  bool CapacityFitsNow(const Entry& entry, Index slot) const;
+  Result<bool> CapacityFitsNow(const Entry& entry, Index slot) const;
   Outcome Fail(std::string message);
 
   const Inventory& inventory_;
+  const AllocatedState::Impl& in_use_;
   const Scan& scan_;
   const std::vector<ClaimPlan>& plans_;
   Selection& selection_;

@@ -18,35 +18,56 @@ std::string WithHint(std::string message) {
 
 }  // namespace
 
-Selection::Selection(const Inventory& inventory, const api::Node& node, const Scan& scan,
-                     cel::CompileCache& cache, const std::atomic<bool>* cancelled)
-    : inventory_(inventory), node_(node), scan_(scan), cache_(cache), cancelled_(cancelled) {}
+SelectorCache::SelectorCache(const Inventory& inventory, cel::CompileCache& compile_cache)
+    : inventory_(inventory), compile_cache_(compile_cache) {}
+
+const SelectorCache::Selector* SelectorCache::Intern(const std::string& expression) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, inserted] = selectors_.try_emplace(expression);
+  if (inserted) {
+    auto s = std::make_unique<Selector>();
+    s->expression = expression;
+    s->compilation = compile_cache_.GetOrCompile(expression);
+    const std::size_t n = inventory_.devices().size();
+    s->results = std::make_unique<std::atomic<std::int8_t>[]>(n);
+    for (std::size_t i = 0; i < n; ++i) s->results[i].store(-1, std::memory_order_relaxed);
+    it->second = std::move(s);
+  }
+  return it->second.get();
+}
+
+std::size_t SelectorCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return selectors_.size() * inventory_.devices().size();
+}
+
+Selection::Selection(const Inventory& inventory, SelectorCache& cache, const api::Node& node,
+                     const Scan& scan, const std::atomic<bool>* cancelled)
+    : inventory_(inventory), cache_(cache), node_(node), scan_(scan), cancelled_(cancelled) {}
 
 int Selection::Intern(const std::string& expression) {
   auto [it, inserted] = ids_.try_emplace(expression, static_cast<int>(selectors_.size()));
-  if (inserted) selectors_.push_back({expression, false, {}, {}});
+  if (inserted) selectors_.push_back(cache_.Intern(expression));
   return it->second;
 }
 
 Result<bool> Selection::Evaluate(int id, Index slot, bool* compile_error) {
-  Selector& s = selectors_[id];
+  const SelectorCache::Selector& s = *selectors_[static_cast<std::size_t>(id)];
   *compile_error = false;
-  if (!s.compiled) {
-    s.compilation = cache_.GetOrCompile(s.expression);
-    s.compiled = true;
-  }
   if (!s.compilation.ok()) {
     *compile_error = true;
     return Error{s.compilation.error.detail};
   }
-  if (s.results.empty()) s.results.assign(scan_.devices.size(), -1);
-  if (s.results[slot] >= 0) return s.results[slot] == 1;
-  const DeviceRecord& d = inventory_.devices()[scan_.devices[slot]];
+  const Index device = scan_.devices[slot];
+  const std::int8_t known = s.results[device].load(std::memory_order_relaxed);
+  if (known >= 0) return known == 1;
+  const DeviceRecord& d = inventory_.devices()[device];
   if (!d.attributes.ok()) return Error{d.attributes.error()};
   ++evaluations_;
-  Result<bool> r = s.compilation.program->Evaluate(*d.view, nullptr, cancelled_);
+  Result<bool> r =
+      s.compilation.program->Evaluate(inventory_.table().view(device), nullptr, cancelled_);
   if (!r.ok()) return r;
-  s.results[slot] = *r ? 1 : 0;
+  s.results[device].store(*r ? 1 : 0, std::memory_order_relaxed);
   return r;
 }
 
@@ -55,33 +76,28 @@ Result<bool> Selection::Selectable(const Entry& entry, const std::string& claim,
   const DeviceRecord& d = inventory_.devices()[device];
   if (!inventory_.features().device_binding_and_status && d.has_binding_conditions) return false;
   bool compile_error = false;
+  auto failure = [&](const std::string& owner, std::size_t i, const std::string& message) {
+    if (compile_error) {
+      return Error{owner + ": selector #" + std::to_string(i) + ": CEL compile error: " + message};
+    }
+    return Error{owner + ": selector #" + std::to_string(i) + " on device " +
+                 inventory_.DeviceIdString(device) + ": CEL runtime error: " + WithHint(message)};
+  };
   for (std::size_t i = 0; i < entry.class_selectors.size(); ++i) {
     Result<bool> r = Evaluate(entry.class_selectors[i], slot, &compile_error);
-    if (!r.ok()) {
-      return Error{"class " + entry.device_class->metadata.name + ": selector #" +
-                   std::to_string(i) +
-                   (compile_error ? ": CEL compile error: " : ": CEL runtime error: ") +
-                   WithHint(r.error())};
-    }
+    if (!r.ok()) return failure("class " + entry.device_class->metadata.name, i, r.error());
     if (!*r) return false;
   }
   for (std::size_t i = 0; i < entry.request_selectors.size(); ++i) {
     Result<bool> r = Evaluate(entry.request_selectors[i], slot, &compile_error);
-    if (!r.ok()) {
-      return Error{"claim " + claim + ": selector #" + std::to_string(i) +
-                   (compile_error ? ": CEL compile error: " : ": CEL runtime error: ") +
-                   WithHint(r.error())};
-    }
+    if (!r.ok()) return failure("claim " + claim, i, r.error());
     if (!*r) return false;
   }
   const api::ResourceSlice& slice = *inventory_.slices()[d.slice].slice;
   if (slice.spec.per_device_node_selection.value_or(false)) {
     Result<bool> m =
         NodeMatches(d.device->node_name, d.device->all_nodes, d.device->node_selector, node_);
-    if (!m.ok()) {
-      return Error{"failed to perform node selection for device " +
-                   inventory_.DeviceIdString(device) + ": " + m.error()};
-    }
+    if (!m.ok()) return Error{m.error()};
     return *m;
   }
   return true;

@@ -1,12 +1,16 @@
 // Whether a device may serve a request entry (spec 6.1): binding-condition
 // gating, the class's and the entry's CEL selectors, per-device node
-// selection. Each distinct selector expression is compiled once and evaluated
-// at most once per device; the boolean is reused by every entry using it.
-// Errors surface lazily, only for devices the search actually examines.
+// selection. Each distinct selector expression is compiled once per
+// allocator, and its result per device is computed at most once per
+// allocator and reused by every later call, node and pod: selectors read
+// only the device, never the node or the claims. Errors are not cached and
+// surface lazily, only for devices the search actually examines.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,17 +23,44 @@ namespace dra::allocator {
 struct Entry;
 struct Scan;
 
+// Shared by all calls of one allocator; thread-safe.
+class SelectorCache {
+ public:
+  SelectorCache(const Inventory& inventory, cel::CompileCache& compile_cache);
+
+  struct Selector {
+    std::string expression;
+    cel::Compilation compilation;
+    // Per inventory device: -1 not yet known, 0 false, 1 true.
+    std::unique_ptr<std::atomic<std::int8_t>[]> results;
+  };
+
+  // The selector for an expression, created and compiled on first use; the
+  // pointer stays valid for the cache's lifetime.
+  const Selector* Intern(const std::string& expression);
+
+  // Heap bytes of the cached results.
+  std::size_t bytes() const;
+
+ private:
+  const Inventory& inventory_;
+  cel::CompileCache& compile_cache_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<Selector>> selectors_;
+};
+
+// One call's view of the selectors, by local id.
 class Selection {
  public:
   // REQUIRES: `scan` is filled before the first evaluation and then unchanged.
-  Selection(const Inventory& inventory, const api::Node& node, const Scan& scan,
-            cel::CompileCache& cache, const std::atomic<bool>* cancelled);
+  Selection(const Inventory& inventory, SelectorCache& cache, const api::Node& node,
+            const Scan& scan, const std::atomic<bool>* cancelled);
 
   // An id for the expression, shared by all selectors with the same text.
   int Intern(const std::string& expression);
 
   // Upstream's error texts: "class <c>: selector #<i>: CEL compile error: ...",
-  // "claim <ns/name>: selector #<i>: CEL runtime error: ...".
+  // "claim <ns/name>: selector #<i> on device <id>: CEL runtime error: ...".
   Result<bool> Selectable(const Entry& entry, const std::string& claim, Index slot);
 
   // One selector on the device in a scan slot, cached; the error is the engine's text.
@@ -38,20 +69,13 @@ class Selection {
   std::uint64_t evaluations() const { return evaluations_; }
 
  private:
-  struct Selector {
-    std::string expression;
-    bool compiled = false;
-    cel::Compilation compilation;
-    std::vector<std::int8_t> results;  // per slot: -1 unknown, 0 false, 1 true
-  };
-
   const Inventory& inventory_;
+  SelectorCache& cache_;
   const api::Node& node_;
   const Scan& scan_;
-  cel::CompileCache& cache_;
   const std::atomic<bool>* cancelled_;
   std::unordered_map<std::string, int> ids_;
-  std::vector<Selector> selectors_;
+  std::vector<const SelectorCache::Selector*> selectors_;
   std::uint64_t evaluations_ = 0;
 };
 

@@ -584,6 +584,13 @@ Quantity Quantity::FromInt(std::int64_t v, QuantityFormat format) {
   return q;
 }
 
+Quantity Quantity::FromMilli(std::int64_t milli, QuantityFormat format) {
+  Quantity q;
+  q.format_ = format;
+  q.SetValue(milli, -3);
+  return q;
+}
+
 std::string Quantity::String() const { return text_.empty() ? CanonicalString() : text_; }
 
 std::string Quantity::CanonicalString() const {

@@ -9,7 +9,7 @@ namespace {
 using ::testing::ElementsAre;
 
 Features Admin() {
-  Features f;
+  Features f = Base();
   f.admin_access = true;
   return f;
 }

@@ -74,7 +74,10 @@ spec:
 ---
 )" + Claim("c", kAll));
   EXPECT_EQ(o.result.outcome, dra::allocator::Outcome::kError);
-  EXPECT_THAT(o.result.error, HasSubstr("class class-a: selector #0: CEL runtime error"));
+  EXPECT_THAT(
+      o.result.error,
+      HasSubstr(
+          "class class-a: selector #0 on device driver-a/pool-1/device-1: CEL runtime error"));
 }
 
 TEST(AllMode, PlusAnotherInEitherOrder) {

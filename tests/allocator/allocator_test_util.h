@@ -52,8 +52,20 @@ inline std::string DeviceList(const api::AllocationResult& a) {
   return out;
 }
 
+// No feature gate on, but upstream's incubating variant (selected by
+// DRAFractionalCapacityRange, which changes nothing else here): the tests
+// below pin down that variant unless they say otherwise.
+inline Features Base() {
+  Features f;
+  f.fractional_capacity_range = true;
+  return f;
+}
+
+// The stable variant: only gates of its supported set.
+inline Features Stable() { return Features{}; }
+
 // Allocates the scenario's unallocated claims on `node` with the fixtures.
-inline Outcome Allocate(const std::string& yaml, const Features& features = {},
+inline Outcome Allocate(const std::string& yaml, const Features& features = Base(),
                         const std::string& node = "node-1", AllocateOptions options = {}) {
   Result<Scenario> s = ParseScenario(std::string(kFixtures) + yaml, features);
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error());
@@ -66,7 +78,7 @@ inline Outcome Allocate(const std::string& yaml, const Features& features = {},
 }
 
 inline Features AllFeatures() {
-  Features f;
+  Features f = Base();
   f.admin_access = f.prioritized_list = f.partitionable_devices = f.device_taints = true;
   f.device_binding_and_status = true;
   return f;

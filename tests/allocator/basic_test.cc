@@ -211,7 +211,7 @@ TEST(Basic, CombinationsWithPrioritizedList) {
         count: 1
         selectors: [{cel: {expression: 'device.attributes["driver-a"].type == "X"'}}]
 )";
-  Features f;
+  Features f = Base();
   f.prioritized_list = true;
   Outcome o = Allocate(Slice("slice-1", "pool-1", kTypedDevices) + Claim("claim-0", claim), f);
   EXPECT_THAT(o.devices, ElementsAre("req-1/subReq-1:driver-a/pool-1/device-2 "
@@ -244,7 +244,7 @@ TEST(Basic, ConcurrentCallsOnOneAllocator) {
     yaml += Slice("slice-" + std::to_string(n), "pool-" + std::to_string(n),
                   "{name: gpu-0}, {name: gpu-1}", "driver-a", "node-" + std::to_string(n));
   }
-  Result<Scenario> s = ParseScenario(yaml + Claim("c", OneRequest("req-0", "class-a", 2)), {});
+  Result<Scenario> s = ParseScenario(yaml + Claim("c", OneRequest("req-0", "class-a", 2)), Base());
   ASSERT_TRUE(s.ok());
   Allocator allocator(s->snapshot);
   std::vector<std::string> got(8);

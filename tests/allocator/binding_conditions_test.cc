@@ -10,7 +10,7 @@ namespace {
 using ::testing::ElementsAre;
 
 Features Binding() {
-  Features f;
+  Features f = Base();
   f.device_binding_and_status = true;
   f.partitionable_devices = true;
   return f;

@@ -81,7 +81,7 @@ TEST(Config, PrioritizedListKeepsOnlyTheSelectedSubrequestsConfig) {
     - requests: [req-0/subReq-1]
       opaque: {driver: driver-a, parameters: {y: 2}}
 )");
-  Features f;
+  Features f = Base();
   f.prioritized_list = true;
   Outcome o = Allocate(kDevices + ClassWithConfig("cfg-a", "driver-a", "a") +
                            ClassWithConfig("cfg-b", "driver-b", "b") + claim,
@@ -112,7 +112,7 @@ TEST(Config, ClaimConfigScopedToSubrequestsOfOneRequest) {
     - requests: [req-0/subReq-0, req-1]
       opaque: {driver: driver-a, parameters: {y: 1}}
 )");
-  Features f;
+  Features f = Base();
   f.prioritized_list = true;
   Outcome o = Allocate(kDevices + claim, f);
   ASSERT_EQ(o.result.outcome, dra::allocator::Outcome::kAllocated) << o.result.error;

@@ -105,8 +105,9 @@ TEST(DistinctAttribute, MissingAttributeIsUnschedulable) {
             dra::allocator::Outcome::kUnschedulable);
 }
 
-// Spec 17.6 (a): only the last device of a request is remembered.
-TEST(DistinctAttribute, RemembersOnlyTheLastDeviceOfARequest) {
+// Every device in scope is compared, not only the last of each request (the
+// older upstream snapshot's defect, spec 17.6 (a), fixed in Kubernetes 1.37).
+TEST(DistinctAttribute, ComparesWithEveryPickedDevice) {
   std::string slice = Slice("slice-1", "pool-1",
                             "{name: device-1, attributes: {v: {string: p}}}, "
                             "{name: device-2, attributes: {v: {string: q}}}, "
@@ -114,7 +115,33 @@ TEST(DistinctAttribute, RemembersOnlyTheLastDeviceOfARequest) {
   Outcome o = Allocate(slice + Claim("claim-0", OneRequest("req-0", "class-a", 3) +
                                                     "    constraints:\n    - {distinctAttribute: "
                                                     "driver-a/v}\n"));
-  EXPECT_EQ(o.result.outcome, dra::allocator::Outcome::kAllocated);
+  EXPECT_EQ(o.result.outcome, dra::allocator::Outcome::kUnschedulable);
+}
+
+// Spec 17.6 (b): removing a device during backtracking forgets only that
+// device's value, so D3 is still compared with D1.
+TEST(DistinctAttribute, BacktrackingForgetsOnlyTheRemovedDevice) {
+  std::string slice = Slice("slice-1", "pool-1",
+                            "{name: device-1, attributes: {v: {string: p}, k: {int: 1}}}, "
+                            "{name: device-2, attributes: {v: {string: q}, k: {int: 2}}}, "
+                            "{name: device-3, attributes: {v: {string: p}, k: {int: 3}}}");
+  std::string claim =
+      Claim("claim-0",
+            "    requests:\n"
+            "    - name: req-0\n"
+            "      exactly: {deviceClassName: class-a, allocationMode: ExactCount, "
+            "count: 2}\n"
+            "    - name: req-1\n"
+            "      exactly:\n"
+            "        deviceClassName: class-a\n"
+            "        allocationMode: ExactCount\n"
+            "        count: 1\n"
+            "        selectors:\n"
+            "        - cel: {expression: 'device.attributes[\"driver-a\"].k == 2'}\n"
+            "    constraints:\n"
+            "    - {distinctAttribute: driver-a/v, requests: [req-0]}\n");
+  // The only distinct pair for req-0 is {D1, D2} or {D2, D3}, and req-1 needs D2.
+  EXPECT_EQ(Allocate(slice + claim).result.outcome, dra::allocator::Outcome::kUnschedulable);
 }
 
 TEST(DistinctAttribute, UnsetAttributeIsACelConversionErrorOnlyWhenSelected) {

@@ -12,7 +12,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 Features Capacity() {
-  Features f;
+  Features f = Base();
   f.consumable_capacity = true;
   f.prioritized_list = true;
   f.partitionable_devices = true;
@@ -52,13 +52,37 @@ TEST(ConsumableCapacity, PolicyArithmetic) {
   p.valid_range = range;
   c.request_policy = p;
   api::Quantity three = api::Quantity::MustParse("3"), one = api::Quantity::MustParse("1");
-  EXPECT_EQ(Consumption(c, &three).String(), "4");
-  EXPECT_EQ(Consumption(c, &one).String(), "2");
-  EXPECT_EQ(Consumption(c, nullptr).String(), "10");  // no default: the whole value
+  EXPECT_EQ(Consumption(c, &three, false)->String(), "4");
+  EXPECT_EQ(Consumption(c, &one, false)->String(), "2");
+  EXPECT_EQ(Consumption(c, nullptr, false)->String(), "10");  // no default: the whole value
   c.request_policy->valid_range.reset();
   c.request_policy->valid_values = {api::Quantity::MustParse("1"), api::Quantity::MustParse("3")};
   api::Quantity two = api::Quantity::MustParse("2");
-  EXPECT_EQ(Consumption(c, &two).String(), "3");
+  EXPECT_EQ(Consumption(c, &two, false)->String(), "3");
+}
+
+// DRAFractionalCapacityRange: steps counted in thousandths, the result in
+// the step's format; without it, every bound is rounded up to an integer.
+TEST(ConsumableCapacity, FractionalRangeSteps) {
+  api::DeviceCapacity c;
+  c.value = api::Quantity::MustParse("4");
+  api::CapacityRequestPolicy p;
+  api::CapacityRequestPolicyRange range;
+  range.min = api::Quantity::MustParse("500m");
+  range.step = api::Quantity::MustParse("250m");
+  p.valid_range = range;
+  c.request_policy = p;
+  api::Quantity q = api::Quantity::MustParse("600m");
+  EXPECT_EQ(Consumption(c, &q, true)->String(), "750m");
+  api::Quantity whole = api::Quantity::MustParse("900m");
+  EXPECT_EQ(Consumption(c, &whole, true)->String(), "1");
+  EXPECT_EQ(Consumption(c, &q, false)->String(), "1");
+  api::Device d;
+  d.capacity.emplace("mem", c);
+  CapacityMap want{{"mem", api::Quantity::MustParse("750m")}};
+  EXPECT_TRUE(*CapacityFits(d, &want, nullptr, nullptr, true));
+  CapacityMap off_step{{"mem", api::Quantity::MustParse("600m")}};
+  EXPECT_TRUE(*CapacityFits(d, &off_step, nullptr, nullptr, true));  // rounded up first
 }
 
 TEST(ConsumableCapacity, SharedWithoutCapacities) {

@@ -71,7 +71,7 @@ status:
 }
 
 TEST(Explain, TaintsAndConstraints) {
-  Features f;
+  Features f = Base();
   f.device_taints = true;
   Outcome tainted =
       Explained(Slice("slice-1", "pool-1", "{name: d1, taints: [{key: k, effect: NoSchedule}]}") +
@@ -89,7 +89,7 @@ TEST(Explain, TaintsAndConstraints) {
 }
 
 TEST(Explain, Capacity) {
-  Features f;
+  Features f = Base();
   f.consumable_capacity = true;
   Outcome o = Explained(Slice("slice-1", "pool-1",
                               "{name: d1, allowMultipleAllocations: true, capacity: {memory: "

@@ -204,7 +204,7 @@ TEST(Lexicographical, PoolsSortedByName) {
 
 // Spec 19.2.
 TEST(Lexicographical, PoolsWithBindingConditionsLast) {
-  Features f;
+  Features f = Base();
   f.device_binding_and_status = true;
   Outcome o =
       Allocate(Slice("slice-1", "pool-1",

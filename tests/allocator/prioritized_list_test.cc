@@ -10,7 +10,7 @@ namespace {
 using ::testing::ElementsAre;
 
 Features Prioritized() {
-  Features f;
+  Features f = Base();
   f.prioritized_list = true;
   return f;
 }

@@ -41,7 +41,8 @@ TEST(Report, TreeAndText) {
 }
 
 TEST(Report, UnschedulableWithExplanation) {
-  Result<Scenario> s = ParseScenario(std::string(kFixtures) + Claim("claim-0", OneRequest()), {});
+  Result<Scenario> s =
+      ParseScenario(std::string(kFixtures) + Claim("claim-0", OneRequest()), Base());
   ASSERT_TRUE(s.ok());
   Allocator allocator(s->snapshot);
   AllocateOptions options;

@@ -10,7 +10,7 @@ namespace {
 using ::testing::ElementsAre;
 
 Features Taints() {
-  Features f;
+  Features f = Base();
   f.device_taints = true;
   f.prioritized_list = true;
   f.admin_access = true;

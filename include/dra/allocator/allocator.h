@@ -29,6 +29,10 @@ struct Features {
       false;  // DRADeviceBindingConditions && DRAResourceClaimDeviceStatus
   bool consumable_capacity = false;
   bool list_type_attributes = false;
+  // Step arithmetic of capacity request policies in thousandths.
+  bool fractional_capacity_range = false;
+  // Not implemented (alpha); enabling it only selects upstream's experimental variant.
+  bool optional_node_operations = false;
 
   static Features FromGates(const api::FeatureGates& gates);
 };
@@ -54,6 +58,11 @@ struct AllocateOptions {
   bool explain = false;
   // When set and true, Allocate stops with an error (upstream: context cancelled).
   const std::atomic<bool>* cancelled = nullptr;
+  // False: a successful call reports kAllocated without building the
+  // AllocationResults (for feasibility checks of many nodes; errors that only
+  // result building finds, such as a multi-term slice node selector, are then
+  // not reported).
+  bool build_results = true;
 };
 
 enum class Outcome : std::uint8_t {
@@ -78,21 +87,74 @@ struct AllocateResult {
 // Upstream's claim limit on devices per allocation result.
 inline constexpr std::int64_t kMaxDevicesPerClaim = 32;
 
+class Allocator;
+
+// Which devices of an allocator's snapshot claims in use hold, kept up to
+// date incrementally by a scheduler as it reserves and releases allocations
+// (upstream's "allocated state": allocated devices, allocated shares and
+// consumed capacity). Results naming devices the snapshot does not publish
+// are remembered but block nothing. Bound to the Allocator that made it;
+// not thread-safe for writes, any number of concurrent Allocate calls may
+// read it while nobody writes.
+class AllocatedState {
+ public:
+  ~AllocatedState();
+  AllocatedState(AllocatedState&&) noexcept;
+  AllocatedState& operator=(AllocatedState&&) noexcept;
+  AllocatedState(const AllocatedState&);
+  AllocatedState& operator=(const AllocatedState&);
+
+  // Adds or removes one claim's allocation (admin-access results never block).
+  void Add(const api::AllocationResult& allocation);
+  void Remove(const api::AllocationResult& allocation);
+
+ private:
+  friend class Allocator;
+
+ public:
+  struct Impl;  // internal (src/allocator/allocated_state.h)
+
+ private:
+  explicit AllocatedState(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
 class Allocator {
  public:
-  // Indexes the snapshot once (devices in flat arrays, slices by node); the
-  // allocator can then serve many nodes. Thread-safe for concurrent Allocate.
+  // Indexes the snapshot once (devices in flat arrays, slices by node, names
+  // interned); the allocator can then serve many nodes and pods, and reuses
+  // each selector's result per device across calls. Thread-safe for
+  // concurrent Allocate calls.
   explicit Allocator(Snapshot snapshot);
   ~Allocator();
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;
 
-  // Allocates `claims` (their status is ignored) on `node`.
+  // Allocates `claims` (their status is ignored) on `node`, with the devices
+  // of the snapshot's allocated_claims in use.
   AllocateResult Allocate(const api::Node& node, std::span<const api::ResourceClaim> claims,
                           const AllocateOptions& options = {}) const;
 
+  // The same with an explicit in-use state; the snapshot's allocated_claims
+  // are then ignored.
+  AllocateResult Allocate(const api::Node& node, std::span<const api::ResourceClaim> claims,
+                          const AllocatedState& in_use, const AllocateOptions& options = {}) const;
+
+  // An empty in-use state, and one holding `claims`' allocations (claims
+  // without status.allocation are skipped).
+  AllocatedState NewAllocatedState() const;
+  AllocatedState NewAllocatedState(std::span<const api::ResourceClaim> claims) const;
+
+  const Features& features() const;
+
+  // Heap bytes of the allocator's own index and caches (not the snapshot's
+  // objects), for memory-per-device figures.
+  std::size_t MemoryBytes() const;
+
  private:
   struct Impl;
+  AllocateResult Run(const api::Node& node, std::span<const api::ResourceClaim> claims,
+                     const AllocatedState::Impl& in_use, const AllocateOptions& options) const;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -30,6 +30,8 @@ class Quantity {
   // As Parse, but REQUIRES valid text (for constants in code and tests).
   static Quantity MustParse(std::string_view text);
   static Quantity FromInt(std::int64_t v, QuantityFormat format = QuantityFormat::kDecimalSI);
+  // milli / 1000, as apimachinery's NewMilliQuantity.
+  static Quantity FromMilli(std::int64_t milli, QuantityFormat format);
 
   // The text apimachinery stores and emits: the original text when it is kept
   // verbatim (spec 7.4), otherwise the canonical form (spec 7.3).
