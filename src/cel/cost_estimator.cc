@@ -27,9 +27,11 @@ std::uint64_t Mul(std::uint64_t a, std::uint64_t b) {
   if (a == 0 || b == 0) return 0;
   return a > kUnbounded / b ? kUnbounded : a * b;
 }
+// cel-go's multiplication by a cost factor: in doubles, saturating at 2^64.
 std::uint64_t Factor(std::uint64_t size, double f) {
-  if (size == kUnbounded) return kUnbounded;
-  return static_cast<std::uint64_t>(std::ceil(static_cast<double>(size) * f));
+  const double r = static_cast<double>(size) * f;
+  if (r >= 18446744073709551616.0) return kUnbounded;
+  return static_cast<std::uint64_t>(std::ceil(r));
 }
 
 // What the estimator knows about a value besides its cost.
@@ -119,6 +121,36 @@ class Estimator {
     return k == Type::Kind::kString || k == Type::Kind::kBytes;
   }
 
+  // The size bound of an equality operand: a literal's own size (1 for
+  // scalars), 1 for any scalar-typed value, else what the estimator knows.
+  std::uint64_t EqualitySize(const Expr& e, const Estimate& x) const {
+    if (e.kind == ExprKind::kConstant) {
+      const auto k = e.constant.kind;
+      return (k == Constant::Kind::kString || k == Constant::Kind::kBytes) ? x.size : 1;
+    }
+    auto id = static_cast<std::size_t>(e.id);
+    if (id < checked_.types.size() && checked_.types[id] && IsScalar(*checked_.types[id])) {
+      return 1;
+    }
+    return x.size;
+  }
+
+  static bool IsScalar(const Type& t) {
+    switch (t.kind) {
+      case Type::Kind::kBool:
+      case Type::Kind::kInt:
+      case Type::Kind::kUint:
+      case Type::Kind::kDouble:
+      case Type::Kind::kTimestamp:
+      case Type::Kind::kDuration:
+        return true;
+      case Type::Kind::kOptional:
+        return !t.params.empty() && t.params[0] && IsScalar(*t.params[0]);
+      default:
+        return false;
+    }
+  }
+
   // The value reached by selecting or indexing into `operand`.
   static Estimate Member(const Estimate& operand, std::string_view field) {
     Estimate r;
@@ -183,8 +215,13 @@ class Estimator {
       return r;
     } else if (n == "_[_]" || n == "_[?_]") {
       r = Member(args[0], "");
-    } else if (n == "_==_" || n == "_!=_" || n == "_<_" || n == "_<=_" || n == "_>_" ||
-               n == "_>=_") {
+    } else if (n == "_==_" || n == "_!=_") {
+      // Equality of any type costs a tenth of the smaller operand's size
+      // bound: 1 for scalars, unbounded when neither size is known.
+      std::uint64_t smaller =
+          std::min(EqualitySize(*exprs[0], args[0]), EqualitySize(*exprs[1], args[1]));
+      call = Factor(smaller, 0.1);
+    } else if (n == "_<_" || n == "_<=_" || n == "_>_" || n == "_>=_") {
       if (IsStringLike(*exprs[0]) || IsStringLike(*exprs[1])) {
         if (args[0].empty_literal || args[1].empty_literal) {
           call = 0;

@@ -58,6 +58,10 @@ constexpr CostCase kCalibration[] = {
     {R"(device.attributes["dra.example.com"].name.includes(semver("1.0.0")))", 53},
     {R"(1 in device.attributes["dra.example.com"].names)", 68},
     {R"(device.allowMultipleAllocations == true)", 3},
+    // Equality of two attribute values: a tenth of the smaller size bound
+    // (64), whatever their types (found by the differential tests).
+    {R"(device.attributes["d"].model == device.attributes["d"].index)", 15},
+    {R"(device.attributes["d"].model != 1)", 5},
 };
 
 INSTANTIATE_TEST_SUITE_P(Calibration, EstimatedCost, ::testing::ValuesIn(kCalibration));
