@@ -63,6 +63,12 @@ class Checker {
 
   std::vector<TypePtr> TakeTypes() { return std::move(types_); }
 
+  // Upstream's AST validators run only when type-checking found no error.
+  void ValidatePending() {
+    if (!issues_->empty()) return;
+    for (const Expr* e : pending_validations_) ValidateConstantArguments(*e);
+  }
+
  private:
   TypePtr Error(std::int32_t offset, std::string message) {
     issues_->Add(offset, std::move(message));
@@ -204,8 +210,21 @@ class Checker {
     if (overloads.empty() || (e.name == "includes" && !device_.includes)) {
       return Error(e.offset, "undeclared reference to '" + e.name + "' (in container '')");
     }
-    ValidateConstantArguments(e);
+    // Constant arguments are validated once the whole expression type-checks.
+    pending_validations_.push_back(&e);
     bool member = e.target != nullptr;
+    if (!member && (e.name == "_&&_" || e.name == "_||_")) {
+      // Each operand must be a bool; each one that is not is its own error,
+      // at the operand (cel-go's rule for the logical operators).
+      bool mismatch = false;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        TypeBindings bindings;
+        if (Assignable(*PrimitiveType(K::kBool), args[i], &bindings)) continue;
+        Error(e.args[i]->offset, "expected type 'bool' but found '" + TypeString(*args[i]) + "'");
+        mismatch = true;
+      }
+      if (mismatch) return ErrorType();
+    }
     TypePtr result;
     bool ambiguous = false;
     for (const OverloadDecl& o : overloads) {
@@ -458,6 +477,7 @@ class Checker {
   const DeviceDeclaration& device_;
   std::vector<std::pair<std::string, TypePtr>> scopes_;
   std::vector<TypePtr> types_;
+  std::vector<const Expr*> pending_validations_;
 };
 
 }  // namespace
@@ -465,6 +485,7 @@ class Checker {
 CheckResult Check(Expr* expr, Issues* issues, const DeviceDeclaration& device) {
   Checker checker(issues, device);
   TypePtr t = checker.Check(*expr);
+  checker.ValidatePending();
   CheckResult result;
   result.type = TypeString(*t);
   result.types = checker.TakeTypes();

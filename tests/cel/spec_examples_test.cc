@@ -138,6 +138,11 @@ constexpr Example kExamples[] = {
      "compile: found no matching overload for '_==_' applied to '(int, double)'"},
     {95, "G", R"(device.attributes["gpu.example.com"].model.matches("["))",
      "compile: invalid matches argument"},
+    // Found by the differential tests against cel-go: a non-bool operand of
+    // && or || is reported at the operand, and constant arguments are only
+    // validated once the expression type-checks.
+    {1001, "-", R"(device.driver && true)", "compile: expected type 'bool' but found 'string'"},
+
     {96, "L", R"(2 in device.attributes["dra.example.com"].ids)", "true"},
     {97, "L", R"(device.attributes["dra.example.com"].ids.includes(2.0))", "true"},
     {98, "L", R"(device.attributes["dra.example.com"].name.includes("is"))", "false"},
@@ -161,6 +166,17 @@ INSTANTIATE_TEST_SUITE_P(Section6, SpecExamples, ::testing::ValuesIn(kExamples),
                          });
 
 // Rows whose device is specific to the upstream test.
+
+// cel-go runs its constant-argument validators only on expressions that
+// type-check (found by the differential tests).
+TEST(SpecExamplesUpstream, RegexValidatedOnlyAfterTypeCheck) {
+  Compilation c = Compile(R"((true ? 1 : "a") || device.attributes["d"].model.matches("["))");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error.detail.find("invalid matches argument"), std::string::npos) << c.error.detail;
+  Compilation alone = Compile(R"(device.attributes["d"].model.matches("["))");
+  ASSERT_FALSE(alone.ok());
+  EXPECT_NE(alone.error.detail.find("invalid matches argument"), std::string::npos);
+}
 
 TEST(SpecExamplesUpstream, Row8DomainOfQualifiedAttribute) {
   SimpleDevice d;
