@@ -153,6 +153,14 @@ Result<bool> CapacityFits(const api::Device& device, const CapacityMap* requests
     }
   }
   if (device.capacity.empty()) return true;  // nothing to consume
+  // Nothing requested, nothing consumed yet, no policy, no negative value:
+  // each capacity is consumed whole, which always fits.
+  if (requests == nullptr && aggregated == nullptr && picking == nullptr &&
+      std::none_of(device.capacity.begin(), device.capacity.end(), [](const auto& c) {
+        return c.second.request_policy.has_value() || c.second.value.Sign() < 0;
+      })) {
+    return true;
+  }
   Result<CapacityMap> consumed = ConsumptionOfAll(device, requests, fractional);
   if (!consumed.ok()) return Error{consumed.error()};
   for (const auto& [name, v] : *consumed) {
