@@ -1,0 +1,31 @@
+// Where the SDK gets ResourceClaims. The kubelet sends only namespace, name
+// and UID (spec node.md 1.4); the full object (allocation, configs, share IDs)
+// comes from here.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "dra/api/resource.h"
+#include "dra/util/result.h"
+
+namespace dra::driver {
+
+class ClaimSource {
+ public:
+  virtual ~ClaimSource() = default;
+  // The current ResourceClaim namespace/name. Errors say what is wrong
+  // ("ResourceClaim ns/name not found in <dir>"). The SDK checks UID,
+  // allocation and driver itself. Called concurrently.
+  virtual Result<api::ResourceClaim> Get(const std::string& namespace_,
+                                         const std::string& name) = 0;
+};
+
+// Reads ResourceClaim manifests (YAML or JSON, any resource.k8s.io version,
+// multi-document files, Lists) from a file or a directory of .yaml/.yml/.json
+// files on every Get, so edits show up without a restart. Documents of other
+// kinds are ignored; a file that cannot be parsed is an error only when the
+// claim is not found elsewhere.
+std::unique_ptr<ClaimSource> NewManifestClaimSource(std::string path);
+
+}  // namespace dra::driver

@@ -1,0 +1,253 @@
+#include "driver/checkpoint.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "dra/driver/cdi.h"
+#include "dra/json/value.h"
+
+namespace dra::driver {
+namespace {
+
+using json::Value;
+
+constexpr std::string_view kFormat = "dra.driver.checkpoint/v1";
+
+void Add(Value& o, std::string key, Value v) {
+  o.members.push_back(json::Member{std::move(key), std::move(v), {}});
+}
+Value Str(std::string s) { return Value::String(std::move(s)); }
+Value Strings(const std::vector<std::string>& v) {
+  Value a = Value::Array();
+  for (const auto& s : v) a.items.push_back(Str(s));
+  return a;
+}
+
+Value EncodeAllocated(const AllocatedDevice& d) {
+  Value o = Value::Object();
+  Add(o, "request", Str(d.request));
+  Add(o, "fullRequest", Str(d.full_request));
+  Add(o, "pool", Str(d.pool));
+  Add(o, "device", Str(d.device));
+  if (d.share_id) Add(o, "shareID", Str(*d.share_id));
+  Add(o, "adminAccess", Value::Bool(d.admin_access));
+  Value cap = Value::Object();
+  for (const auto& [k, q] : d.consumed_capacity) Add(cap, k, Str(q.String()));
+  Add(o, "consumedCapacity", std::move(cap));
+  Add(o, "opaqueConfigs", Strings(d.opaque_configs));
+  return o;
+}
+
+Value EncodeRecord(const ClaimRecord& r) {
+  Value o = Value::Object();
+  Add(o, "uid", Str(r.uid));
+  Add(o, "namespace", Str(r.namespace_));
+  Add(o, "name", Str(r.name));
+  Add(o, "state",
+      Str(r.state == ClaimState::kPrepareCompleted ? "PrepareCompleted" : "PrepareStarted"));
+  Value devices = Value::Array();
+  for (const auto& d : r.devices) devices.items.push_back(EncodeAllocated(d));
+  Add(o, "devices", std::move(devices));
+  Add(o, "driverState", Str(r.driver_state));
+  Add(o, "cdiSpecFile", Str(r.cdi_spec_file));
+  Add(o, "cdiSpec", Str(r.cdi_spec));
+  Value response = Value::Array();
+  for (const auto& d : r.response) {
+    Value e = Value::Object();
+    Add(e, "requestNames", Strings(d.request_names));
+    Add(e, "pool", Str(d.pool));
+    Add(e, "device", Str(d.device));
+    Add(e, "cdiDeviceIDs", Strings(d.cdi_device_ids));
+    if (d.share_id) Add(e, "shareID", Str(*d.share_id));
+    response.items.push_back(std::move(e));
+  }
+  Add(o, "response", std::move(response));
+  return o;
+}
+
+// Field access that records the first problem.
+struct Reader {
+  std::string where;
+  std::string error;
+
+  const Value* Field(const Value& o, std::string_view key, json::Kind kind, bool required = true) {
+    const Value* v = o.is_object() ? o.Find(key) : nullptr;
+    if (v == nullptr) {
+      if (required && error.empty()) error = where + ": missing field " + std::string(key);
+      return nullptr;
+    }
+    if (v->kind != kind) {
+      if (error.empty()) error = where + ": field " + std::string(key) + " has the wrong type";
+      return nullptr;
+    }
+    return v;
+  }
+  std::string String(const Value& o, std::string_view key) {
+    const Value* v = Field(o, key, json::Kind::kString);
+    return v ? v->text : std::string();
+  }
+  std::vector<std::string> Strings(const Value& o, std::string_view key) {
+    std::vector<std::string> out;
+    if (const Value* v = Field(o, key, json::Kind::kArray)) {
+      for (const auto& item : v->items) {
+        if (item.is_string()) {
+          out.push_back(item.text);
+        } else if (error.empty()) {
+          error = where + ": " + std::string(key) + " holds a non-string";
+        }
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::uint32_t Crc32(std::string_view data) {
+  static const std::array<std::uint32_t, 256> kTable = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char ch : data) crc = kTable[(crc ^ ch) & 0xFF] ^ (crc >> 8);
+  return crc ^ 0xFFFFFFFFu;
+}
+
+Checkpoint::Checkpoint(std::string path) : path_(std::move(path)) {}
+
+std::string Checkpoint::Encode(const ClaimRecords& records) {
+  Value data = Value::Object();
+  Add(data, "format", Str(std::string(kFormat)));
+  Value claims = Value::Array();
+  for (const auto& [uid, r] : records) claims.items.push_back(EncodeRecord(r));
+  Add(data, "claims", std::move(claims));
+  std::string text = json::ToJson(data);
+  Value outer = Value::Object();
+  Add(outer, "data", Str(text));
+  Add(outer, "checksum", Value::Number(std::to_string(Crc32(text))));
+  return json::ToJson(outer) + "\n";
+}
+
+Result<ClaimRecords> Checkpoint::Decode(std::string_view text, const std::string& where) {
+  auto outer = json::ParseJson(text);
+  if (!outer.ok()) return Error{where + ": corrupt checkpoint: " + outer.error()};
+  Reader r{where + ": corrupt checkpoint", {}};
+  std::string data = r.String(*outer, "data");
+  const Value* sum = r.Field(*outer, "checksum", json::Kind::kNumber);
+  if (!r.error.empty()) return Error{r.error};
+  if (sum->text != std::to_string(Crc32(data))) {
+    return Error{where + ": corrupt checkpoint: checksum mismatch"};
+  }
+  auto inner = json::ParseJson(data);
+  if (!inner.ok()) return Error{where + ": corrupt checkpoint: " + inner.error()};
+  if (r.String(*inner, "format") != kFormat && r.error.empty()) {
+    r.error = where + ": unsupported checkpoint format";
+  }
+  ClaimRecords records;
+  const Value* claims = r.Field(*inner, "claims", json::Kind::kArray);
+  if (claims != nullptr) {
+    for (const auto& c : claims->items) {
+      ClaimRecord rec;
+      rec.uid = r.String(c, "uid");
+      rec.namespace_ = r.String(c, "namespace");
+      rec.name = r.String(c, "name");
+      rec.state = r.String(c, "state") == "PrepareCompleted" ? ClaimState::kPrepareCompleted
+                                                             : ClaimState::kPrepareStarted;
+      if (const Value* devices = r.Field(c, "devices", json::Kind::kArray)) {
+        for (const auto& d : devices->items) {
+          AllocatedDevice a;
+          a.request = r.String(d, "request");
+          a.full_request = r.String(d, "fullRequest");
+          a.pool = r.String(d, "pool");
+          a.device = r.String(d, "device");
+          if (const Value* s = r.Field(d, "shareID", json::Kind::kString, false)) {
+            a.share_id = s->text;
+          }
+          if (const Value* b = r.Field(d, "adminAccess", json::Kind::kBool))
+            a.admin_access = b->boolean;
+          if (const Value* cap = r.Field(d, "consumedCapacity", json::Kind::kObject)) {
+            for (const auto& m : cap->members) {
+              auto q = api::Quantity::Parse(m.value.text);
+              if (!q.ok()) {
+                if (r.error.empty()) r.error = where + ": corrupt checkpoint: " + q.error();
+              } else {
+                a.consumed_capacity[m.key] = *q;
+              }
+            }
+          }
+          a.opaque_configs = r.Strings(d, "opaqueConfigs");
+          rec.devices.push_back(std::move(a));
+        }
+      }
+      rec.driver_state = r.String(c, "driverState");
+      rec.cdi_spec_file = r.String(c, "cdiSpecFile");
+      rec.cdi_spec = r.String(c, "cdiSpec");
+      if (const Value* response = r.Field(c, "response", json::Kind::kArray)) {
+        for (const auto& e : response->items) {
+          PreparedDeviceRecord p;
+          p.request_names = r.Strings(e, "requestNames");
+          p.pool = r.String(e, "pool");
+          p.device = r.String(e, "device");
+          p.cdi_device_ids = r.Strings(e, "cdiDeviceIDs");
+          if (const Value* s = r.Field(e, "shareID", json::Kind::kString, false))
+            p.share_id = s->text;
+          rec.response.push_back(std::move(p));
+        }
+      }
+      if (!r.error.empty()) break;
+      records[rec.uid] = std::move(rec);
+    }
+  }
+  if (!r.error.empty()) return Error{r.error};
+  return records;
+}
+
+Result<ClaimRecords> Checkpoint::Load() const {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) {
+    if (errno == ENOENT) return ClaimRecords{};
+    return Error{"read " + path_ + ": " + std::strerror(errno)};
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return Decode(buffer.str(), path_);
+}
+
+Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change) {
+  std::lock_guard lock(mu_);
+  std::string lock_path = path_ + ".lock";
+  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return Error{"open " + lock_path + ": " + std::strerror(errno)};
+  while (flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      int err = errno;
+      close(fd);
+      return Error{"lock " + lock_path + ": " + std::strerror(err)};
+    }
+  }
+  Status result = [&]() -> Status {
+    auto records = Load();
+    if (!records.ok()) return Error{records.error()};
+    if (auto s = change(*records); !s.ok()) return s;
+    auto slash = path_.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : path_.substr(0, slash);
+    std::string name = slash == std::string::npos ? path_ : path_.substr(slash + 1);
+    return cdi::WriteFileAtomic(dir, name, Encode(*records), 0600);
+  }();
+  close(fd);  // releases the flock
+  return result;
+}
+
+}  // namespace dra::driver

@@ -1,0 +1,372 @@
+#include "driver/claim_preparer.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "dra/driver/cdi.h"
+
+namespace dra::driver {
+namespace {
+
+std::string BaseRequest(const std::string& request) { return request.substr(0, request.find('/')); }
+
+std::string ClaimLabel(const ClaimRef& c) { return "ResourceClaim " + c.namespace_ + "/" + c.name; }
+
+bool FileHasContent(const std::string& path, const std::string& content) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str() == content;
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+ClaimToUnprepare ToUnprepare(const ClaimRecord& r) {
+  return ClaimToUnprepare{r.uid, r.namespace_, r.name, r.devices, r.driver_state};
+}
+
+}  // namespace
+
+std::vector<AllocatedDevice> DriverResults(const api::ResourceClaim& claim,
+                                           const std::string& driver_name) {
+  std::vector<AllocatedDevice> out;
+  if (!claim.status.allocation) return out;
+  const auto& allocation = claim.status.allocation->devices;
+  // Class configs come before claim configs: later ones take precedence.
+  std::vector<const api::DeviceAllocationConfiguration*> configs;
+  for (const auto* source : {"FromClass", "FromClaim"}) {
+    for (const auto& c : allocation.config) {
+      if (c.source == source && c.config.opaque && c.config.opaque->driver == driver_name) {
+        configs.push_back(&c);
+      }
+    }
+  }
+  for (const auto& r : allocation.results) {
+    if (r.driver != driver_name) continue;
+    AllocatedDevice d;
+    d.full_request = r.request;
+    d.request = BaseRequest(r.request);
+    d.pool = r.pool;
+    d.device = r.device;
+    d.share_id = r.share_id;
+    d.admin_access = r.admin_access.value_or(false);
+    d.consumed_capacity = r.consumed_capacity;
+    for (const auto* c : configs) {
+      bool applies =
+          c->requests.empty() ||
+          std::find(c->requests.begin(), c->requests.end(), r.request) != c->requests.end() ||
+          std::find(c->requests.begin(), c->requests.end(), d.request) != c->requests.end();
+      if (applies) d.opaque_configs.push_back(c->config.opaque->parameters.raw);
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+class ClaimPreparer::CallLock {
+ public:
+  explicit CallLock(ClaimPreparer& p) : p_(p) {
+    if (!p_.config_.serialize) return;
+    p_.serialize_mu_.lock();
+    locked_ = true;
+    if (!p_.config_.serialize_lock_path.empty()) {
+      fd_ = open(p_.config_.serialize_lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+      if (fd_ < 0) {
+        error_ = "open " + p_.config_.serialize_lock_path + ": " + std::strerror(errno);
+        return;
+      }
+      while (flock(fd_, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+          error_ = "lock " + p_.config_.serialize_lock_path + ": " + std::strerror(errno);
+          return;
+        }
+      }
+    }
+  }
+  ~CallLock() {
+    if (fd_ >= 0) close(fd_);
+    if (locked_) p_.serialize_mu_.unlock();
+  }
+  CallLock(const CallLock&) = delete;
+  CallLock& operator=(const CallLock&) = delete;
+  const std::string& error() const { return error_; }
+
+ private:
+  ClaimPreparer& p_;
+  bool locked_ = false;
+  int fd_ = -1;
+  std::string error_;
+};
+
+ClaimPreparer::ClaimPreparer(Driver& driver, ClaimSource& claims, ClaimPreparerConfig config)
+    : driver_(driver),
+      claims_(claims),
+      config_(std::move(config)),
+      checkpoint_(config_.checkpoint_path) {}
+
+std::shared_ptr<std::mutex> ClaimPreparer::ClaimMutex(const std::string& uid) {
+  std::lock_guard lock(claim_mus_mu_);
+  auto& weak = claim_mus_[uid];
+  auto mu = weak.lock();
+  if (!mu) {
+    mu = std::make_shared<std::mutex>();
+    weak = mu;
+  }
+  // Drop entries nobody holds any more, so the map does not grow forever.
+  for (auto it = claim_mus_.begin(); it != claim_mus_.end();) {
+    it = it->second.expired() ? claim_mus_.erase(it) : std::next(it);
+  }
+  return mu;
+}
+
+std::string ClaimPreparer::SpecFilePrefix() const {
+  std::string name = cdi::TransientSpecFileName(config_.cdi_kind, "");
+  return name.substr(0, name.size() - std::string_view(".json").size());
+}
+
+std::string ClaimPreparer::RollBack(const ClaimRecord& record) {
+  if (auto s = driver_.Unprepare(ToUnprepare(record)); !s.ok()) return "unprepare: " + s.error();
+  if (!record.cdi_spec_file.empty()) {
+    if (auto s = cdi::RemoveFile(config_.cdi_root, record.cdi_spec_file); !s.ok()) {
+      return s.error();
+    }
+  }
+  auto s = checkpoint_.Update([&](ClaimRecords& records) {
+    records.erase(record.uid);
+    return Status{};
+  });
+  return s.ok() ? std::string() : "checkpoint: " + s.error();
+}
+
+Status ClaimPreparer::Reconcile() {
+  CallLock lock(*this);
+  if (!lock.error().empty()) return Error{lock.error()};
+  auto records = checkpoint_.Load();
+  if (!records.ok()) return Error{records.error()};
+  std::set<std::string> owned;
+  for (const auto& [uid, record] : *records) {
+    if (record.state == ClaimState::kPrepareStarted) {
+      // Interrupted before it completed: undo whatever part happened.
+      if (std::string err = RollBack(record); !err.empty()) {
+        std::cerr << "dra driver: rolling back interrupted prepare of claim " << uid << ": " << err
+                  << "\n";
+        if (!record.cdi_spec_file.empty()) owned.insert(record.cdi_spec_file);
+      }
+      continue;
+    }
+    if (record.cdi_spec_file.empty()) continue;
+    owned.insert(record.cdi_spec_file);
+    if (!FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {
+      if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec);
+          !s.ok()) {
+        return Error{"restore CDI spec of claim " + uid + ": " + s.error()};
+      }
+    }
+  }
+  // This driver's files that no record owns: left by a crash between the
+  // CDI write and the checkpoint update, or by a killed atomic write.
+  std::string prefix = SpecFilePrefix();
+  DIR* dir = opendir(config_.cdi_root.c_str());
+  if (dir == nullptr)
+    return Error{"read CDI directory " + config_.cdi_root + ": " + std::strerror(errno)};
+  std::vector<std::string> stale;
+  while (dirent* entry = readdir(dir)) {
+    std::string name = entry->d_name;
+    bool spec = name.rfind(prefix, 0) == 0 && EndsWith(name, ".json") && owned.count(name) == 0;
+    bool temp = name.rfind("." + prefix, 0) == 0 && EndsWith(name, ".tmp");
+    if (spec || temp) stale.push_back(name);
+  }
+  closedir(dir);
+  for (const auto& name : stale) {
+    if (auto s = cdi::RemoveFile(config_.cdi_root, name); !s.ok()) return s;
+  }
+  return {};
+}
+
+PrepareOutcome ClaimPreparer::Prepare(const ClaimRef& claim) {
+  auto claim_mu = ClaimMutex(claim.uid);
+  std::lock_guard claim_lock(*claim_mu);
+  CallLock lock(*this);
+  if (!lock.error().empty()) return PrepareOutcome{lock.error(), {}};
+  return PrepareLocked(claim);
+}
+
+PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
+  auto fail = [](std::string message) { return PrepareOutcome{std::move(message), {}}; };
+  auto records = checkpoint_.Load();
+  if (!records.ok()) return fail(records.error());
+  if (auto it = records->find(ref.uid); it != records->end()) {
+    const ClaimRecord& record = it->second;
+    if (record.state == ClaimState::kPrepareCompleted) {
+      // Already prepared: same answer, no side effects (spec 1.6). Restore
+      // the CDI spec if someone removed it.
+      if (!record.cdi_spec_file.empty() &&
+          !FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {
+        if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec);
+            !s.ok()) {
+          return fail("restore CDI spec: " + s.error());
+        }
+      }
+      return PrepareOutcome{{}, record.response};
+    }
+    if (std::string err = RollBack(record); !err.empty()) {
+      return fail("rolling back an interrupted prepare: " + err);
+    }
+    records->erase(it);
+  }
+
+  auto fetched = claims_.Get(ref.namespace_, ref.name);
+  if (!fetched.ok()) return fail(fetched.error());
+  const api::ResourceClaim& object = *fetched;
+  if (object.metadata.uid != ref.uid) {
+    return fail(ClaimLabel(ref) + ": UID is " + object.metadata.uid + ", not " + ref.uid +
+                " (the claim was replaced)");
+  }
+  if (!object.status.allocation) return fail(ClaimLabel(ref) + ": not allocated");
+
+  ClaimToPrepare input;
+  input.claim = &object;
+  input.uid = ref.uid;
+  input.namespace_ = ref.namespace_;
+  input.name = ref.name;
+  input.devices = DriverResults(object, config_.driver_name);
+  if (input.devices.empty()) {
+    return fail(ClaimLabel(ref) + ": no devices are allocated by driver " + config_.driver_name);
+  }
+
+  // Last line of defence against double allocation (spec 1.6): an exclusive
+  // device may be prepared for one claim only.
+  for (const auto& d : input.devices) {
+    if (d.share_id || d.admin_access) continue;
+    for (const auto& [uid, other] : *records) {
+      for (const auto& o : other.devices) {
+        if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
+          return fail("device " + d.pool + "/" + d.device +
+                      " is already prepared for ResourceClaim " + other.namespace_ + "/" +
+                      other.name + " (UID " + uid + ")");
+        }
+      }
+    }
+  }
+
+  ClaimRecord record;
+  record.uid = ref.uid;
+  record.namespace_ = ref.namespace_;
+  record.name = ref.name;
+  record.devices = input.devices;
+  record.cdi_spec_file = cdi::TransientSpecFileName(config_.cdi_kind, ref.uid);
+  if (auto s = checkpoint_.Update([&](ClaimRecords& r) {
+        r[ref.uid] = record;
+        return Status{};
+      });
+      !s.ok()) {
+    return fail("checkpoint: " + s.error());
+  }
+  // From here on a failure must undo what happened so far.
+  auto undo = [&](std::string message) {
+    if (std::string err = RollBack(record); !err.empty()) message += "; rollback failed: " + err;
+    return fail(std::move(message));
+  };
+  auto forget = [&](std::string message) {
+    // The driver did nothing (its contract on failure): only the record goes.
+    auto s = checkpoint_.Update([&](ClaimRecords& r) {
+      r.erase(ref.uid);
+      return Status{};
+    });
+    if (!s.ok()) message += "; checkpoint: " + s.error();
+    return fail(std::move(message));
+  };
+
+  auto prepared = driver_.Prepare(input);
+  if (!prepared.ok()) return forget(prepared.error());
+  record.driver_state = prepared->driver_state;
+
+  cdi::Spec spec;
+  spec.kind = config_.cdi_kind;
+  spec.edits = prepared->claim_edits;
+  for (std::size_t i = 0; i < prepared->devices.size(); ++i) {
+    const PreparedDevice& pd = prepared->devices[i];
+    std::string where = "prepared device " + pd.pool + "/" + pd.device;
+    std::vector<const AllocatedDevice*> matches;
+    for (const auto& a : input.devices) {
+      if (a.pool == pd.pool && a.device == pd.device &&
+          (!pd.share_id || a.share_id == pd.share_id)) {
+        matches.push_back(&a);
+      }
+    }
+    if (matches.empty())
+      return undo("driver returned " + where + ", which is not allocated to this claim");
+    PreparedDeviceRecord out;
+    out.pool = pd.pool;
+    out.device = pd.device;
+    out.share_id = pd.share_id;
+    if (!out.share_id && matches.size() == 1) out.share_id = matches[0]->share_id;
+    for (const auto* m : matches) {
+      if (std::find(out.request_names.begin(), out.request_names.end(), m->request) ==
+          out.request_names.end()) {
+        out.request_names.push_back(m->request);
+      }
+    }
+    if (!pd.edits.Empty()) {
+      std::string name = ref.uid + "-" + pd.device;
+      if (out.share_id) name += "-" + *out.share_id;
+      spec.devices.push_back(cdi::Device{name, pd.edits});
+      out.cdi_device_ids.push_back(cdi::QualifiedName(config_.cdi_kind, name));
+    }
+    for (const auto& id : pd.extra_cdi_device_ids) {
+      if (auto s = cdi::ValidateQualifiedName(id); !s.ok()) return undo(where + ": " + s.error());
+      out.cdi_device_ids.push_back(id);
+    }
+    record.response.push_back(std::move(out));
+  }
+  if (spec.devices.empty()) {
+    if (!spec.edits.Empty()) {
+      return undo("claim-level CDI edits need at least one device with edits");
+    }
+    record.cdi_spec_file.clear();
+  } else {
+    if (auto s = cdi::Validate(spec); !s.ok()) return undo("CDI spec: " + s.error());
+    record.cdi_spec = cdi::EncodeJson(spec);
+    if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec);
+        !s.ok()) {
+      return undo("write CDI spec: " + s.error());
+    }
+  }
+  record.state = ClaimState::kPrepareCompleted;
+  if (auto s = checkpoint_.Update([&](ClaimRecords& r) {
+        r[ref.uid] = record;
+        return Status{};
+      });
+      !s.ok()) {
+    return undo("checkpoint: " + s.error());
+  }
+  return PrepareOutcome{{}, record.response};
+}
+
+std::string ClaimPreparer::Unprepare(const ClaimRef& claim) {
+  auto claim_mu = ClaimMutex(claim.uid);
+  std::lock_guard claim_lock(*claim_mu);
+  CallLock lock(*this);
+  if (!lock.error().empty()) return lock.error();
+  auto records = checkpoint_.Load();
+  if (!records.ok()) return records.error();
+  auto it = records->find(claim.uid);
+  if (it == records->end()) return {};  // not prepared: success (spec 1.6)
+  return RollBack(it->second);
+}
+
+}  // namespace dra::driver

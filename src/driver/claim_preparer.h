@@ -1,0 +1,79 @@
+// The transport-free core of NodePrepareResources / NodeUnprepareResources
+// (spec node.md 1.4 to 1.6): claim lookup and checks, the driver calls, the
+// claim's CDI spec and the checkpoint, with idempotency, per-claim errors,
+// serialization and crash recovery. The gRPC services are thin wrappers.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "dra/driver/claim_source.h"
+#include "dra/driver/driver.h"
+#include "driver/checkpoint.h"
+
+namespace dra::driver {
+
+struct ClaimRef {
+  std::string namespace_;
+  std::string uid;
+  std::string name;
+};
+
+struct PrepareOutcome {
+  std::string error;  // non-empty = failed; devices then empty
+  std::vector<PreparedDeviceRecord> devices;
+};
+
+struct ClaimPreparerConfig {
+  std::string driver_name;
+  std::string cdi_root;
+  std::string cdi_kind;
+  std::string checkpoint_path;
+  // Empty = serialize in-process only; otherwise also through this flock file.
+  std::string serialize_lock_path;
+  bool serialize = true;
+};
+
+// This driver's allocation results of `claim`, with base request names and
+// the opaque configs that apply to each (class configs before claim configs).
+std::vector<AllocatedDevice> DriverResults(const api::ResourceClaim& claim,
+                                           const std::string& driver_name);
+
+class ClaimPreparer {
+ public:
+  ClaimPreparer(Driver& driver, ClaimSource& claims, ClaimPreparerConfig config);
+
+  // Start-up recovery: rolls back claims left in PrepareStarted, rewrites
+  // missing CDI specs of completed claims, removes this driver's CDI specs
+  // and temporary files that no checkpoint entry owns. Fails on a corrupt
+  // checkpoint (the operator must look at it).
+  Status Reconcile();
+
+  PrepareOutcome Prepare(const ClaimRef& claim);
+  // Returns the per-claim error text; empty = success.
+  std::string Unprepare(const ClaimRef& claim);
+
+  const ClaimPreparerConfig& config() const { return config_; }
+
+ private:
+  // Holds the serialization locks for one call.
+  class CallLock;
+  std::shared_ptr<std::mutex> ClaimMutex(const std::string& uid);
+  PrepareOutcome PrepareLocked(const ClaimRef& claim);
+  // Undoes a claim's preparation (driver, CDI spec, record). Empty = done.
+  std::string RollBack(const ClaimRecord& record);
+  std::string SpecFilePrefix() const;
+
+  Driver& driver_;
+  ClaimSource& claims_;
+  ClaimPreparerConfig config_;
+  Checkpoint checkpoint_;
+  std::mutex serialize_mu_;
+  std::mutex claim_mus_mu_;
+  std::map<std::string, std::weak_ptr<std::mutex>> claim_mus_;
+};
+
+}  // namespace dra::driver

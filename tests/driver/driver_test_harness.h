@@ -1,0 +1,420 @@
+// Test harness for DRA drivers built on the SDK: temporary kubelet
+// directories, ResourceClaim manifests, a kubelet-like gRPC client
+// (registration, DRAPlugin v1/v1beta1, health streams), an in-process plugin
+// and a child-process runner. Header-only so every driver's tests can use it
+// (tests/driver/example_*, nvml_* and the SDK's own sdk_* tests).
+#pragma once
+
+#include <fcntl.h>
+#include <grpcpp/grpcpp.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "dra/driver/cdi.h"
+#include "dra/driver/plugin.h"
+#include "dra/json/value.h"
+#include "kubelet/dra-health/v1/api.grpc.pb.h"
+#include "kubelet/dra-health/v1alpha1/api.grpc.pb.h"
+#include "kubelet/dra/v1/api.grpc.pb.h"
+#include "kubelet/dra/v1beta1/api.grpc.pb.h"
+#include "kubelet/pluginregistration/v1/api.grpc.pb.h"
+
+namespace dra::driver::testing {
+
+namespace fs = std::filesystem;
+namespace drav1 = ::k8s::io::kubelet::pkg::apis::dra::v1;
+namespace drav1beta1 = ::k8s::io::kubelet::pkg::apis::dra::v1beta1;
+
+// A fresh directory tree under /tmp (short, so socket paths stay < 108 bytes),
+// removed when the object goes away.
+class KubeletDirs {
+ public:
+  KubeletDirs() {
+    std::string tmpl = "/tmp/dra-t-XXXXXX";
+    root_ = mkdtemp(tmpl.data());
+    fs::create_directories(registrar());
+    fs::create_directories(plugins());
+    fs::create_directories(cdi());
+    fs::create_directories(claims());
+  }
+  ~KubeletDirs() {
+    std::error_code ec;
+    // Make everything writable again (tests chmod the CDI dir).
+    fs::permissions(cdi(), fs::perms::owner_all, ec);
+    fs::remove_all(root_, ec);
+  }
+  KubeletDirs(const KubeletDirs&) = delete;
+  KubeletDirs& operator=(const KubeletDirs&) = delete;
+
+  const std::string& root() const { return root_; }
+  std::string registrar() const { return root_ + "/reg"; }
+  std::string plugins() const { return root_ + "/plugins"; }
+  std::string cdi() const { return root_ + "/cdi"; }
+  std::string claims() const { return root_ + "/claims"; }
+  std::string slices() const { return root_ + "/slices.yaml"; }
+
+  // Options for a plugin living in these directories.
+  PluginOptions Options(const std::string& driver_name, const std::string& node = "node-1") const {
+    PluginOptions o;
+    o.driver_name = driver_name;
+    o.node_name = node;
+    o.registrar_directory = registrar();
+    o.plugins_directory = plugins();
+    o.cdi_root = cdi();
+    return o;
+  }
+
+  // Command-line flags equivalent to Options (for driver programs).
+  std::vector<std::string> Flags(const std::string& driver_name,
+                                 const std::string& node = "node-1") const {
+    return {"--driver-name=" + driver_name,
+            "--node-name=" + node,
+            "--kubelet-registrar-directory-path=" + registrar(),
+            "--kubelet-plugins-directory-path=" + plugins(),
+            "--cdi-root=" + cdi(),
+            "--claims=" + claims(),
+            "--resource-slices=" + slices()};
+  }
+
+  // Files in the CDI directory (names only), sorted.
+  std::vector<std::string> CdiFiles() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(cdi())) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  std::string root_;
+};
+
+// One allocation result of a claim manifest.
+struct Result_ {
+  std::string request;
+  std::string driver;
+  std::string pool;
+  std::string device;
+  std::optional<std::string> share_id;
+  bool admin_access = false;
+};
+
+struct OpaqueConfig {
+  std::string source = "FromClaim";
+  std::vector<std::string> requests;
+  std::string driver;
+  std::string parameters_json;  // raw JSON
+};
+
+struct ClaimSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  bool allocated = true;
+  std::vector<Result_> results;
+  std::vector<OpaqueConfig> configs;
+};
+
+inline std::string Quoted(const std::string& s) {
+  std::string out;
+  json::AppendGoJsonString(out, s);
+  return out;
+}
+
+// A resource.k8s.io/v1 ResourceClaim as JSON.
+inline std::string ClaimJson(const ClaimSpec& c) {
+  std::string requests;
+  std::vector<std::string> seen;
+  for (const auto& r : c.results) {
+    std::string base = r.request.substr(0, r.request.find('/'));
+    if (std::find(seen.begin(), seen.end(), base) != seen.end()) continue;
+    seen.push_back(base);
+    if (!requests.empty()) requests += ",";
+    requests += R"({"name":)" + Quoted(base) + R"(,"exactly":{"deviceClassName":"class"}})";
+  }
+  std::string out =
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":)" +
+      Quoted(c.name) + R"(,"namespace":)" + Quoted(c.namespace_) + R"(,"uid":)" + Quoted(c.uid) +
+      R"(},"spec":{"devices":{"requests":[)" + requests + "]}}";
+  if (c.allocated) {
+    std::string results;
+    for (const auto& r : c.results) {
+      if (!results.empty()) results += ",";
+      results += R"({"request":)" + Quoted(r.request) + R"(,"driver":)" + Quoted(r.driver) +
+                 R"(,"pool":)" + Quoted(r.pool) + R"(,"device":)" + Quoted(r.device);
+      if (r.admin_access) results += R"(,"adminAccess":true)";
+      if (r.share_id) results += R"(,"shareID":)" + Quoted(*r.share_id);
+      results += "}";
+    }
+    std::string configs;
+    for (const auto& k : c.configs) {
+      if (!configs.empty()) configs += ",";
+      std::string reqs;
+      for (const auto& r : k.requests) reqs += (reqs.empty() ? "" : ",") + Quoted(r);
+      configs += R"({"source":)" + Quoted(k.source) + R"(,"requests":[)" + reqs +
+                 R"(],"opaque":{"driver":)" + Quoted(k.driver) + R"(,"parameters":)" +
+                 k.parameters_json + "}}";
+    }
+    out += R"(,"status":{"allocation":{"devices":{"results":[)" + results + R"(],"config":[)" +
+           configs + "]}}}";
+  }
+  return out + "}";
+}
+
+// Writes the claim to <dir>/<namespace>_<name>.json (replacing it).
+inline void WriteClaim(const std::string& dir, const ClaimSpec& c) {
+  std::ofstream(dir + "/" + c.namespace_ + "_" + c.name + ".json") << ClaimJson(c);
+}
+inline void RemoveClaim(const std::string& dir, const ClaimSpec& c) {
+  fs::remove(dir + "/" + c.namespace_ + "_" + c.name + ".json");
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline bool IsSocket(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+struct ClaimRefs {
+  std::string namespace_;
+  std::string name;
+  std::string uid;
+};
+inline ClaimRefs Ref(const ClaimSpec& c) { return {c.namespace_, c.name, c.uid}; }
+
+// What a kubelet does over the sockets.
+class KubeletClient {
+ public:
+  static constexpr std::chrono::seconds kCallTimeout{45};
+
+  // Dials the registration socket and, after GetInfo, the endpoint it names.
+  explicit KubeletClient(const std::string& registration_socket)
+      : reg_channel_(
+            grpc::CreateChannel("unix:" + registration_socket, grpc::InsecureChannelCredentials())),
+        registration_(pluginregistration::Registration::NewStub(reg_channel_)) {}
+
+  grpc::Status GetInfo(pluginregistration::PluginInfo& info) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    ctx.set_wait_for_ready(true);
+    auto s = registration_->GetInfo(&ctx, pluginregistration::InfoRequest(), &info);
+    if (s.ok()) Connect(info.endpoint());
+    return s;
+  }
+
+  grpc::Status Notify(bool registered, const std::string& error = "") {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    pluginregistration::RegistrationStatus status;
+    status.set_plugin_registered(registered);
+    status.set_error(error);
+    pluginregistration::RegistrationStatusResponse response;
+    return registration_->NotifyRegistrationStatus(&ctx, status, &response);
+  }
+
+  // GetInfo + NotifyRegistrationStatus(true); returns the info.
+  pluginregistration::PluginInfo Register() {
+    pluginregistration::PluginInfo info;
+    auto s = GetInfo(info);
+    if (!s.ok()) throw std::runtime_error("GetInfo: " + s.error_message());
+    if (auto n = Notify(true); !n.ok()) throw std::runtime_error("Notify: " + n.error_message());
+    return info;
+  }
+
+  void Connect(const std::string& endpoint) {
+    channel_ = grpc::CreateChannel("unix:" + endpoint, grpc::InsecureChannelCredentials());
+    v1_ = drav1::DRAPlugin::NewStub(channel_);
+    v1beta1_ = drav1beta1::DRAPlugin::NewStub(channel_);
+    health_v1_ = ::v1::DRAResourceHealth::NewStub(channel_);
+    health_v1alpha1_ = ::v1alpha1::DRAResourceHealth::NewStub(channel_);
+  }
+
+  template <class Request>
+  static Request Claims(const std::vector<ClaimRefs>& claims) {
+    Request r;
+    for (const auto& c : claims) {
+      auto* out = r.add_claims();
+      out->set_namespace_(c.namespace_);
+      out->set_name(c.name);
+      out->set_uid(c.uid);
+    }
+    return r;
+  }
+
+  grpc::Status PrepareV1(const std::vector<ClaimRefs>& claims,
+                         drav1::NodePrepareResourcesResponse& out) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+    ctx.set_wait_for_ready(true);
+    return v1_->NodePrepareResources(&ctx, Claims<drav1::NodePrepareResourcesRequest>(claims),
+                                     &out);
+  }
+  grpc::Status UnprepareV1(const std::vector<ClaimRefs>& claims,
+                           drav1::NodeUnprepareResourcesResponse& out) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+    ctx.set_wait_for_ready(true);
+    return v1_->NodeUnprepareResources(&ctx, Claims<drav1::NodeUnprepareResourcesRequest>(claims),
+                                       &out);
+  }
+  grpc::Status PrepareV1beta1(const std::vector<ClaimRefs>& claims,
+                              drav1beta1::NodePrepareResourcesResponse& out) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+    ctx.set_wait_for_ready(true);
+    return v1beta1_->NodePrepareResources(
+        &ctx, Claims<drav1beta1::NodePrepareResourcesRequest>(claims), &out);
+  }
+  grpc::Status UnprepareV1beta1(const std::vector<ClaimRefs>& claims,
+                                drav1beta1::NodeUnprepareResourcesResponse& out) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
+    ctx.set_wait_for_ready(true);
+    return v1beta1_->NodeUnprepareResources(
+        &ctx, Claims<drav1beta1::NodeUnprepareResourcesRequest>(claims), &out);
+  }
+
+  // A health stream; Read blocks until the next list (false at end of stream).
+  template <class Stub, class Request, class Response>
+  class HealthStream {
+   public:
+    explicit HealthStream(Stub& stub) {
+      ctx_.set_wait_for_ready(true);
+      reader_ = stub.NodeWatchResources(&ctx_, Request());
+    }
+    bool Read(Response& out) { return reader_->Read(&out); }
+    void Cancel() { ctx_.TryCancel(); }
+    grpc::Status Finish() { return reader_->Finish(); }
+
+   private:
+    grpc::ClientContext ctx_;
+    std::unique_ptr<grpc::ClientReader<Response>> reader_;
+  };
+  using HealthV1 = HealthStream<::v1::DRAResourceHealth::Stub, ::v1::NodeWatchResourcesRequest,
+                                ::v1::NodeWatchResourcesResponse>;
+  using HealthV1alpha1 =
+      HealthStream<::v1alpha1::DRAResourceHealth::Stub, ::v1alpha1::NodeWatchResourcesRequest,
+                   ::v1alpha1::NodeWatchResourcesResponse>;
+  std::unique_ptr<HealthV1> WatchHealthV1() { return std::make_unique<HealthV1>(*health_v1_); }
+  std::unique_ptr<HealthV1alpha1> WatchHealthV1alpha1() {
+    return std::make_unique<HealthV1alpha1>(*health_v1alpha1_);
+  }
+
+ private:
+  std::shared_ptr<grpc::Channel> reg_channel_;
+  std::unique_ptr<pluginregistration::Registration::Stub> registration_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<drav1::DRAPlugin::Stub> v1_;
+  std::unique_ptr<drav1beta1::DRAPlugin::Stub> v1beta1_;
+  std::unique_ptr<::v1::DRAResourceHealth::Stub> health_v1_;
+  std::unique_ptr<::v1alpha1::DRAResourceHealth::Stub> health_v1alpha1_;
+};
+
+// Every CDI ID resolves to a device defined by a spec file in `cdi_dir`
+// (strictly parsed); returns the first problem, empty when all resolve.
+inline std::string ResolveCdiIds(const std::string& cdi_dir, const std::vector<std::string>& ids) {
+  std::map<std::string, int> defined;
+  for (const auto& e : fs::directory_iterator(cdi_dir)) {
+    std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || !(name.ends_with(".json") || name.ends_with(".yaml"))) continue;
+    auto spec = cdi::DecodeJson(ReadFile(e.path().string()));
+    if (!spec.ok()) return name + ": " + spec.error();
+    for (const auto& d : spec->devices) defined[cdi::QualifiedName(spec->kind, d.name)]++;
+  }
+  for (const auto& [id, n] : defined) {
+    if (n > 1) return id + " is defined " + std::to_string(n) + " times";
+  }
+  for (const auto& id : ids) {
+    if (auto s = cdi::ValidateQualifiedName(id); !s.ok()) return s.error();
+    if (defined.count(id) == 0) return id + " is not defined by any CDI spec";
+  }
+  return {};
+}
+
+// A program run as a child process (e.g. `dra driver example ...`).
+class ChildProcess {
+ public:
+  ChildProcess(const std::string& program, const std::vector<std::string>& args,
+               const std::vector<std::string>& env = {},
+               const std::string& output_file = "/dev/null") {
+    pid_ = fork();
+    if (pid_ == 0) {
+      int fd = open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+      }
+      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+      std::vector<char*> argv;
+      argv.push_back(const_cast<char*>(program.c_str()));
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      execv(program.c_str(), argv.data());
+      _exit(127);
+    }
+  }
+  ~ChildProcess() {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, SIGKILL);
+      Wait();
+    }
+  }
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void Signal(int sig) { kill(pid_, sig); }
+  // The wait status (as from waitpid).
+  int Wait() {
+    if (!exited_) {
+      waitpid(pid_, &status_, 0);
+      exited_ = true;
+    }
+    return status_;
+  }
+  bool Running() {
+    if (exited_) return false;
+    if (waitpid(pid_, &status_, WNOHANG) == pid_) exited_ = true;
+    return !exited_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int status_ = 0;
+  bool exited_ = false;
+};
+
+// Waits (bounded, 30 s) until `condition` holds; for processes starting up.
+template <class F>
+bool WaitFor(F condition) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return condition();
+}
+
+}  // namespace dra::driver::testing
