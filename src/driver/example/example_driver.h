@@ -1,0 +1,76 @@
+// `dra driver example`: simulated GPUs behind the SDK's Driver interface, for
+// trying DRA without hardware (spec node.md 7.1 and 7.3).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dra/driver/driver.h"
+#include "driver/example/simulated_gpu.h"
+
+namespace dra::driver::example {
+
+struct ExampleDriverOptions {
+  std::string driver_name = "gpu.example.com";
+  std::string node_name;
+  int num_devices = 8;
+  SharingMode mode = SharingMode::kExclusive;
+  // Polled for changes while the driver runs; empty = no control file.
+  std::string health_control_file;
+  std::chrono::milliseconds health_poll_interval{1000};
+  // Seconds since the epoch, for taint timeAdded.
+  std::function<std::int64_t()> now;
+};
+
+// Checks the options (counts, names); the message names the flag's value.
+Status ValidateExampleDriverOptions(const ExampleDriverOptions& options);
+
+class ExampleDriver : public Driver {
+ public:
+  // REQUIRES: ValidateExampleDriverOptions(options) ok.
+  explicit ExampleDriver(ExampleDriverOptions options);
+  ~ExampleDriver() override;
+
+  Status Start(DriverEvents& events) override;
+  void Stop() override;
+  Result<Inventory> Enumerate() override;
+  Result<PreparedClaim> Prepare(const ClaimToPrepare& claim) override;
+  Status Unprepare(const ClaimToUnprepare& claim) override;
+  bool ReportsHealth() const override { return true; }
+  std::vector<DeviceHealth> Health() override;
+
+  // Re-reads the health control file and, when the set of unhealthy GPUs
+  // changed, tells the SDK (new taints, new health list). The poller calls
+  // this; so can tests. A bad file is an error and changes nothing.
+  Status ReloadHealthControl();
+  // Marks one GPU ("gpu-1") healthy or unhealthy, as a control-file line would.
+  Status SetGpuHealth(const std::string& gpu, bool healthy,
+                      const std::string& reason = "unhealthy");
+
+  const std::vector<SimulatedGpu>& gpus() const { return gpus_; }
+
+ private:
+  // Applies a new unhealthy set; notifies when it differs. Locks mu_.
+  void ApplyUnhealthy(const std::map<std::string, std::string>& reasons);
+
+  ExampleDriverOptions options_;
+  std::vector<SimulatedGpu> gpus_;
+
+  std::mutex mu_;
+  std::map<std::string, UnhealthyGpu> unhealthy_;  // guarded by mu_
+  DriverEvents* events_ = nullptr;                 // guarded by mu_
+
+  std::mutex poll_mu_;
+  std::condition_variable poll_cv_;
+  bool stopping_ = false;  // guarded by poll_mu_
+  std::thread poller_;
+};
+
+}  // namespace dra::driver::example
