@@ -1,0 +1,51 @@
+// The objects a simulated cluster holds, as read from manifests: what the
+// scheduler's informers would list (nodes, pods, claims, templates, classes,
+// slices, taint rules). Duplicate names are kept out of the cluster and
+// remembered, so the pods that reference them can be told why they wait.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dra/api/codec.h"
+#include "dra/api/manifest.h"
+#include "dra/util/result.h"
+
+namespace dra::scheduler {
+
+struct Cluster {
+  std::vector<api::Node> nodes;
+  // In the order they were read; the scheduler orders them by creation time.
+  std::vector<api::Pod> pods;
+  std::vector<api::ResourceClaim> claims;
+  std::vector<api::ResourceClaimTemplate> templates;
+  std::vector<api::DeviceClass> classes;
+  std::vector<api::ResourceSlice> slices;
+  std::vector<api::DeviceTaintRule> taint_rules;
+
+  // "namespace/name" of claims and templates defined more than once; the first
+  // definition is kept and pods referencing the name are rejected.
+  std::set<std::string> duplicate_claims;
+  std::set<std::string> duplicate_templates;
+  // Objects other than claims and templates that were defined twice (the
+  // first one is kept), e.g. "Node node-1", "Pod default/p".
+  std::vector<std::string> warnings;
+};
+
+// Sorts the decoded objects of `set` into a cluster. Namespaced objects that
+// name no namespace get `default_namespace`. Fails on the first read or decode
+// error ("<source>: document <n>: <message>"), as a kubectl apply would.
+Result<Cluster> ClusterFromManifests(const api::ManifestSet& set,
+                                     const std::string& default_namespace);
+
+// Appends objects (e.g. a generated workload) to `cluster`, with the same
+// duplicate handling; namespaced objects without a namespace get "default".
+void AddObjects(Cluster& cluster, std::vector<api::Object> objects);
+
+// Adds a bare Node (labels kubernetes.io/hostname only; no cpu, memory or pod
+// limits) for every node that node-local slices name but the cluster does not
+// define, with a warning, so an inventory of slices works without Nodes.
+void AddMissingNodes(Cluster& cluster);
+
+}  // namespace dra::scheduler

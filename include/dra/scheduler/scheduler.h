@@ -1,0 +1,139 @@
+// A kube-scheduler over an in-memory cluster with the DynamicResources
+// plugin's semantics (spec scheduler.md sections 1 and 2), plus the parts of
+// the resource-claim controller it depends on: claims generated from
+// templates, reservedFor pruning and deallocation when pods finish.
+//
+// One Allocator indexes the cluster's slices, classes and taint rules once;
+// one AllocatedState holds every device in use (committed allocations and
+// in-flight ones) and is updated as claims are reserved and released, so no
+// two pods ever receive the same device.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dra/allocator/allocator.h"
+#include "dra/allocator/explanation.h"
+#include "dra/scheduler/cluster.h"
+
+namespace dra::scheduler {
+
+struct SchedulerOptions {
+  allocator::Features features;
+  // Worker threads for the per-node Filter; 0 = std::thread::hardware_concurrency.
+  int parallelism = 0;
+  // Seeds claim-name suffixes, UIDs and the random tie-break between nodes
+  // with equal scores (upstream picks uniformly at random among them).
+  std::uint64_t seed = 1;
+  // upstream's percentageOfNodesToScore; 0 = its adaptive default
+  // (max(5, 50 - nodes/125) percent, at least 100 nodes).
+  int percentage_of_nodes_to_score = 0;
+  // Compute the allocator's explanation for pods left Pending by DRA.
+  bool explain = true;
+  std::uint64_t max_steps = allocator::AllocateOptions{}.max_steps;
+  // Whether drivers eventually report every binding condition as met. When
+  // false, a pod whose devices have binding conditions runs into the binding
+  // timeout: it is unreserved, its claims are deallocated and it stays Pending.
+  bool binding_conditions_met = true;
+  // DRAExtendedResource: container requests for an extended resource that a
+  // DeviceClass maps (spec.extendedResourceName, or the implicit
+  // deviceclass.resource.kubernetes.io/<class>) are served by DRA on nodes
+  // without allocatable for it, through a claim the scheduler creates.
+  bool extended_resources = true;
+  // Current time (seconds since the epoch): allocationTimestamp, taint eviction.
+  std::int64_t now = 0;
+};
+
+enum class PodState : std::uint8_t {
+  kPending,    // not bound; `reason` says why
+  kBound,      // bound to `node`
+  kSucceeded,  // finished (claims released)
+  kFailed,     // finished unsuccessfully, e.g. evicted (claims released)
+};
+
+const char* PodStateName(PodState state);  // "Pending", "Bound", "Succeeded", "Failed"
+
+// What happened to one pod. Indices follow the scheduling order (creation
+// time, then input order).
+struct PodRecord {
+  api::Pod pod;
+  PodState state = PodState::kPending;
+  std::string node;    // set once bound
+  std::string reason;  // Pending: upstream-shaped message; Failed: why
+  // The allocator's explanation from one node that failed allocation, when
+  // DRA kept the pod Pending and SchedulerOptions::explain is set.
+  std::optional<allocator::Explanation> explanation;
+  int attempts = 0;
+  // Claims in use once bound ("namespace/name"), in pod.spec.resourceClaims order.
+  std::vector<std::string> claims;
+  // Set when the bound pod's devices carry binding conditions.
+  bool waited_for_binding_conditions = false;
+  // Deleted with DeletePod: kept for reporting, its name free for reuse.
+  bool deleted = false;
+};
+
+// Timing of the scheduling attempts so far (steady clock, nanoseconds).
+struct SchedulerStats {
+  std::uint64_t attempts = 0;
+  std::uint64_t bound = 0;
+  std::uint64_t allocate_calls = 0;
+  std::uint64_t nodes_filtered = 0;
+  std::uint64_t schedule_ns = 0;  // total time inside scheduling attempts
+  std::uint64_t filter_ns = 0;    // of which node filtering (node fit + DRA)
+};
+
+class Scheduler {
+ public:
+  Scheduler(Cluster cluster, SchedulerOptions options);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Schedules pods from the active queue, in creation order, until it is
+  // empty. Pods rejected wait for an event (a claim deallocated or created, a
+  // pod finished) that moves them back. `progress`, when set, is called after
+  // each attempt with (pods bound so far, pods in the cluster).
+  void Run(const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+  // Adds a pod; it enters the active queue. Duplicate names are rejected.
+  Status AddPod(api::Pod pod);
+  // Adds a claim (e.g. a shared one); pods waiting for it are requeued.
+  Status AddClaim(api::ResourceClaim claim);
+  // The pod finished with `phase` (Succeeded or Failed): it leaves its node,
+  // leaves reservedFor of its claims, claims nobody reserves any more are
+  // deallocated (when the scheduler allocated them) and generated claims are
+  // deleted, as the resource-claim controller does. Waiting pods are requeued.
+  Status FinishPod(const std::string& namespace_, const std::string& name,
+                   PodState phase = PodState::kSucceeded);
+  // Deletes a pod (finishing it first when bound) and forgets it.
+  Status DeletePod(const std::string& namespace_, const std::string& name);
+
+  // The device taint eviction controller at time `now`: evicts (marks Failed,
+  // reason DeletionByDeviceTaintManager) every bound pod using a device with
+  // a NoExecute taint its allocation does not tolerate, or tolerates for
+  // fewer seconds than have passed. Returns "namespace/name" of evicted pods.
+  std::vector<std::string> EvictTaintedPods(std::int64_t now);
+
+  const std::vector<PodRecord>& pods() const;
+  const PodRecord* FindPod(const std::string& namespace_, const std::string& name) const;
+  // Every claim that exists now (generated ones included), sorted by
+  // namespace/name.
+  std::vector<const api::ResourceClaim*> Claims() const;
+  const api::ResourceClaim* FindClaim(const std::string& namespace_, const std::string& name) const;
+  const std::vector<api::Node>& nodes() const;
+  // Nodes (with those AddMissingNodes added), classes, taint rules and
+  // warnings as loaded; slices, pods and claims are not kept here.
+  const Cluster& cluster() const;
+  const SchedulerStats& stats() const;
+  const allocator::Allocator& allocator() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dra::scheduler

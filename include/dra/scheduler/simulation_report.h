@@ -1,0 +1,65 @@
+// What `dra simulate` prints (docs/SIMULATE.md): placements, utilization per
+// node, device and partition (counter set), every Pending pod with its reason
+// and the allocator's explanation, timing, and optionally the same workload
+// under the device-plugin model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dra/json/value.h"
+#include "dra/scheduler/device_plugin_model.h"
+#include "dra/scheduler/scheduler.h"
+
+namespace dra::scheduler {
+
+// Device use after the simulation, from the claims' allocations.
+struct NodeUtilization {
+  std::string name;
+  std::int64_t pods = 0;
+  // Whole devices: devices that consume no counters, plus one per counter
+  // set (a partitionable device, however many partitions it offers).
+  std::int64_t devices = 0;
+  std::int64_t devices_used = 0;
+};
+
+struct DeviceUse {
+  std::string driver, pool, device, node;  // node empty for network-attached devices
+  std::vector<std::string> claims;         // namespace/name
+  // Consumed / total per capacity, for devices with allowMultipleAllocations.
+  std::vector<std::pair<std::string, std::pair<double, double>>> capacity;
+};
+
+struct PartitionUse {
+  std::string driver, pool, counter_set, node;
+  // Consumed / total per counter.
+  std::vector<std::pair<std::string, std::pair<double, double>>> counters;
+};
+
+struct Utilization {
+  std::vector<NodeUtilization> nodes;
+  std::vector<DeviceUse> in_use;  // devices in use only
+  std::vector<PartitionUse> partitions;
+  std::int64_t devices = 0;
+  std::int64_t devices_used = 0;
+};
+
+// `slices` are the ones the scheduler was given.
+Utilization ComputeUtilization(const Scheduler& scheduler,
+                               const std::vector<api::ResourceSlice>& slices);
+
+struct SimulationReport {
+  const Scheduler* scheduler = nullptr;
+  Utilization utilization;
+  double load_seconds = 0;
+  double schedule_seconds = 0;
+  const DevicePluginResult* device_plugin = nullptr;  // --compare device-plugin
+};
+
+json::Value SimulationJson(const SimulationReport& report);
+std::string SimulationText(const SimulationReport& report);
+// One self-contained HTML document (inline CSS and SVG, no scripts).
+std::string SimulationHtml(const SimulationReport& report);
+
+}  // namespace dra::scheduler

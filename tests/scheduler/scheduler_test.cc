@@ -1,0 +1,622 @@
+// The scheduler's lifecycle steps: claims from templates, PreEnqueue and
+// PreFilter rejections, Filter and node fit, scoring, Reserve/PreBind,
+// deallocation, PostFilter, binding conditions and taint eviction.
+#include "dra/scheduler/scheduler.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace dra::scheduler {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+allocator::Features AllFeatures() {
+  allocator::Features f;
+  f.prioritized_list = true;
+  f.partitionable_devices = true;
+  f.device_taints = true;
+  f.device_binding_and_status = true;
+  f.consumable_capacity = true;
+  f.admin_access = true;
+  return f;
+}
+
+Cluster Parse(const std::string& yaml) {
+  api::ManifestSet set;
+  api::ParseManifestText("test", yaml, api::ManifestOptions{}, set);
+  Result<Cluster> c = ClusterFromManifests(set, "default");
+  EXPECT_TRUE(c.ok()) << c.error();
+  return c.ok() ? std::move(*c) : Cluster{};
+}
+
+SchedulerOptions Options(int threads = 2) {
+  SchedulerOptions o;
+  o.features = AllFeatures();
+  o.parallelism = threads;
+  o.now = 1'800'000'000;
+  return o;
+}
+
+// A node with `devices` GPUs in one node-local slice.
+std::string GpuNode(const std::string& node, int devices, const std::string& labels = "") {
+  std::string y = "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + node +
+                  "\n  labels:\n    kubernetes.io/hostname: " + node + "\n" + labels +
+                  "status:\n  allocatable:\n    cpu: \"4\"\n    memory: 32Gi\n    pods: \"110\"\n"
+                  "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: " +
+                  node + "-gpus\nspec:\n  driver: gpu.example.com\n  pool:\n    name: " + node +
+                  "\n    generation: 1\n    resourceSliceCount: 1\n  nodeName: " + node +
+                  "\n  devices:\n";
+  for (int i = 0; i < devices; ++i) {
+    y += "  - name: gpu-" + std::to_string(i) +
+         "\n    attributes:\n      model:\n        string: " + (node == "big" ? "H100" : "A100") +
+         "\n";
+  }
+  return y + "---\n";
+}
+
+const char* kClassAndTemplate = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu
+spec:
+  selectors:
+  - cel:
+      expression: device.driver == "gpu.example.com"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: one-gpu
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu
+---
+)";
+
+std::string TemplatePod(const std::string& name, const std::string& extra_spec = "") {
+  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
+         "\nspec:\n  containers:\n  - name: c\n    image: x\n" + extra_spec +
+         "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: one-gpu\n---\n";
+}
+
+std::string ClaimPod(const std::string& name, const std::string& claim) {
+  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
+         "\nspec:\n  containers:\n  - name: c\n    image: x\n  resourceClaims:\n  - name: "
+         "shared\n    resourceClaimName: " +
+         claim + "\n---\n";
+}
+
+const char* kSharedClaim = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: shared
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+---
+)";
+
+TEST(SchedulerTest, GeneratesTemplateClaimsWithOwnerAndStatus) {
+  Scheduler s(Parse(GpuNode("n1", 2) + kClassAndTemplate + TemplatePod("train")), Options());
+  s.Run();
+  const PodRecord* pod = s.FindPod("default", "train");
+  ASSERT_NE(pod, nullptr);
+  ASSERT_EQ(pod->state, PodState::kBound) << pod->reason;
+  EXPECT_EQ(pod->node, "n1");
+  ASSERT_EQ(pod->pod.status.resource_claim_statuses.size(), 1u);
+  const std::string name = *pod->pod.status.resource_claim_statuses[0].resource_claim_name;
+  EXPECT_THAT(name, StartsWith("train-gpu-"));
+  EXPECT_EQ(name.size(), std::string("train-gpu-").size() + 5);
+  const api::ResourceClaim* claim = s.FindClaim("default", name);
+  ASSERT_NE(claim, nullptr);
+  ASSERT_EQ(claim->metadata.owner_references.size(), 1u);
+  EXPECT_EQ(claim->metadata.owner_references[0].kind, "Pod");
+  EXPECT_EQ(claim->metadata.owner_references[0].uid, pod->pod.metadata.uid);
+  EXPECT_TRUE(*claim->metadata.owner_references[0].controller);
+  EXPECT_EQ(claim->metadata.annotations.at("resource.kubernetes.io/pod-claim-name"), "gpu");
+  EXPECT_THAT(claim->metadata.finalizers,
+              ::testing::ElementsAre("resource.kubernetes.io/delete-protection"));
+  ASSERT_TRUE(claim->status.allocation.has_value());
+  ASSERT_EQ(claim->status.reserved_for.size(), 1u);
+  EXPECT_EQ(claim->status.reserved_for[0].name, "train");
+  EXPECT_EQ(claim->status.reserved_for[0].resource, "pods");
+}
+
+TEST(SchedulerTest, NeverHandsOutADeviceTwice) {
+  std::string y = GpuNode("n1", 2) + GpuNode("n2", 1) + kClassAndTemplate;
+  for (int i = 0; i < 4; ++i) y += TemplatePod("p" + std::to_string(i));
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  std::set<std::string> devices;
+  int bound = 0;
+  for (const PodRecord& p : s.pods()) {
+    if (p.state != PodState::kBound) {
+      EXPECT_EQ(p.reason,
+                "0/2 nodes are available: 2 cannot allocate all claims. still not schedulable.");
+      ASSERT_TRUE(p.explanation.has_value());
+      ASSERT_EQ(p.explanation->entries.size(), 1u);
+      EXPECT_EQ(p.explanation->entries[0].request, "gpu");
+      EXPECT_EQ(p.explanation->entries[0].blocking, allocator::Stage::kAllocated);
+      continue;
+    }
+    ++bound;
+    const api::ResourceClaim* c = s.FindClaim("default", p.claims.at(0).substr(8));
+    ASSERT_NE(c, nullptr);
+    for (const auto& r : c->status.allocation->devices.results) {
+      EXPECT_TRUE(devices.insert(r.pool + "/" + r.device).second) << r.pool << "/" << r.device;
+    }
+  }
+  EXPECT_EQ(bound, 3);
+}
+
+TEST(SchedulerTest, SharedClaimIsAllocatedOnceAndReservedByEveryPod) {
+  std::string y = GpuNode("n1", 1) + GpuNode("n2", 1) + kClassAndTemplate + kSharedClaim;
+  for (int i = 0; i < 3; ++i) y += ClaimPod("s" + std::to_string(i), "shared");
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  std::string node;
+  for (const PodRecord& p : s.pods()) {
+    ASSERT_EQ(p.state, PodState::kBound) << p.reason;
+    if (node.empty()) node = p.node;
+    EXPECT_EQ(p.node, node);  // the allocation's node selector pins the node
+  }
+  const api::ResourceClaim* c = s.FindClaim("default", "shared");
+  EXPECT_EQ(c->status.reserved_for.size(), 3u);
+  ASSERT_TRUE(c->status.allocation->node_selector.has_value());
+}
+
+TEST(SchedulerTest, ReservedForIsCappedAt256) {
+  // A bare node (no allocatable): only the claim limits the pods.
+  std::string y = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n---\n" +
+                  GpuNode("n1", 1).substr(GpuNode("n1", 1).find("---\n") + 4) + kClassAndTemplate +
+                  kSharedClaim;
+  for (int i = 0; i < 257; ++i) y += ClaimPod("s" + std::to_string(i), "shared");
+  Scheduler s(Parse(y), Options(1));
+  s.Run();
+  const PodRecord* last = s.FindPod("default", "s256");
+  EXPECT_EQ(last->state, PodState::kPending);
+  EXPECT_EQ(last->reason, "0/1 nodes are available: resourceclaim in use.");
+  EXPECT_EQ(s.FindClaim("default", "shared")->status.reserved_for.size(), 256u);
+}
+
+TEST(SchedulerTest, BadInputIsReportedAgainstThePod) {
+  std::string y = GpuNode("n1", 4) + kClassAndTemplate + kSharedClaim +
+                  R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: nope
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: no-such-class
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: mine
+  ownerReferences:
+  - apiVersion: v1
+    kind: Pod
+    name: owner
+    uid: owner-uid
+    controller: true
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: shared
+spec:
+  devices:
+    requests: []
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: twice
+spec:
+  containers:
+  - name: c
+    image: x
+  resourceClaims:
+  - name: a
+    resourceClaimName: mine2
+  - name: b
+    resourceClaimName: mine2
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: mine2
+spec:
+  devices:
+    requests: []
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: no-template
+spec:
+  containers:
+  - name: c
+    image: x
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: missing
+---
+)" + ClaimPod("no-claim", "missing") +
+                  ClaimPod("bad-class", "nope") + ClaimPod("thief", "mine") +
+                  ClaimPod("dup", "shared") + TemplatePod("fine");
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  auto reason = [&](const std::string& name) {
+    const PodRecord* p = s.FindPod("default", name);
+    EXPECT_NE(p, nullptr) << name;
+    return p == nullptr ? std::string() : p->reason;
+  };
+  EXPECT_THAT(reason("no-template"),
+              HasSubstr("resourceclaimtemplate.resource.k8s.io \"missing\" not found"));
+  EXPECT_EQ(reason("no-claim"), "resourceclaim.resource.k8s.io \"missing\" not found");
+  EXPECT_EQ(reason("bad-class"),
+            "0/1 nodes are available: request gpu: device class no-such-class does not exist.");
+  EXPECT_EQ(reason("thief"),
+            "ResourceClaim default/mine was not created for pod default/thief (pod is not owner)");
+  EXPECT_EQ(reason("dup"), "ResourceClaim default/shared is defined more than once in the input");
+  EXPECT_THAT(reason("twice"), HasSubstr("referenced twice"));
+  EXPECT_EQ(s.FindPod("default", "fine")->state, PodState::kBound);
+}
+
+TEST(SchedulerTest, NodeFitBeforeDra) {
+  std::string y =
+      GpuNode("n1", 1) + GpuNode("n2", 1, "    zone: b\n") + GpuNode("n3", 1) + kClassAndTemplate +
+      TemplatePod("by-selector", "  nodeSelector:\n    zone: b\n") +
+      TemplatePod("by-name", "  nodeName: n3\n") +
+      TemplatePod("too-big",
+                  "  affinity:\n    nodeAffinity:\n      "
+                  "requiredDuringSchedulingIgnoredDuringExecution:\n        "
+                  "nodeSelectorTerms:\n        - matchFields:\n          - key: "
+                  "metadata.name\n            operator: In\n            values: [n1]\n") +
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: cpu-hog\nspec:\n  containers:\n"
+      "  - name: c\n    image: x\n    resources:\n      requests:\n        cpu: \"5\"\n";
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  EXPECT_EQ(s.FindPod("default", "by-selector")->node, "n2");
+  EXPECT_EQ(s.FindPod("default", "by-name")->node, "n3");
+  EXPECT_EQ(s.FindPod("default", "too-big")->node, "n1");
+  EXPECT_EQ(s.FindPod("default", "cpu-hog")->reason,
+            "0/3 nodes are available: 3 Insufficient cpu.");
+}
+
+TEST(SchedulerTest, FinishedPodsFreeTheirDevicesForWaitingPods) {
+  std::string y =
+      GpuNode("n1", 1) + kClassAndTemplate + TemplatePod("first") + TemplatePod("second");
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  ASSERT_EQ(s.FindPod("default", "first")->state, PodState::kBound);
+  ASSERT_EQ(s.FindPod("default", "second")->state, PodState::kPending);
+  std::string first_claim = s.FindPod("default", "first")->claims.at(0);
+  ASSERT_TRUE(s.FinishPod("default", "first").ok());
+  // The generated claim of the finished pod is deleted.
+  EXPECT_EQ(s.FindClaim("default", first_claim.substr(8)), nullptr);
+  s.Run();
+  EXPECT_EQ(s.FindPod("default", "second")->state, PodState::kBound);
+  EXPECT_FALSE(s.FinishPod("default", "first").ok());
+  EXPECT_FALSE(s.FinishPod("default", "nobody").ok());
+}
+
+TEST(SchedulerTest, SharedClaimIsDeallocatedWhenItsLastUserFinishes) {
+  std::string y = GpuNode("n1", 1) + kClassAndTemplate + kSharedClaim + ClaimPod("a", "shared") +
+                  ClaimPod("b", "shared");
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  ASSERT_TRUE(s.FinishPod("default", "a").ok());
+  EXPECT_TRUE(s.FindClaim("default", "shared")->status.allocation.has_value());
+  ASSERT_TRUE(s.DeletePod("default", "b").ok());
+  const api::ResourceClaim* c = s.FindClaim("default", "shared");
+  ASSERT_NE(c, nullptr);  // not generated: kept, but deallocated
+  EXPECT_FALSE(c->status.allocation.has_value());
+  EXPECT_TRUE(c->metadata.finalizers.empty());
+  EXPECT_TRUE(s.AddPod(Parse(ClaimPod("b", "shared")).pods.at(0)).ok());
+  s.Run();
+  EXPECT_EQ(s.FindPod("default", "b")->state, PodState::kBound);
+}
+
+TEST(SchedulerTest, PostFilterDeallocatesAClaimPinnedToAFullNode) {
+  // "stale" is allocated on n1 but reserved by nobody; n1 has no room for pods.
+  std::string y = R"(apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+status:
+  allocatable:
+    pods: "0"
+---
+)" + GpuNode("n2", 1) +
+                  kClassAndTemplate +
+                  R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: n1-gpus
+spec:
+  driver: gpu.example.com
+  pool:
+    name: n1
+    resourceSliceCount: 1
+  nodeName: n1
+  devices:
+  - name: gpu-0
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: stale
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+status:
+  allocation:
+    devices:
+      results:
+      - request: gpu
+        driver: gpu.example.com
+        pool: n1
+        device: gpu-0
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields:
+        - key: metadata.name
+          operator: In
+          values: [n1]
+---
+)" + ClaimPod("user", "stale");
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  const PodRecord* p = s.FindPod("default", "user");
+  EXPECT_EQ(p->state, PodState::kBound) << p->reason;
+  EXPECT_EQ(p->node, "n2");
+  EXPECT_GE(p->attempts, 2);
+}
+
+TEST(SchedulerTest, PrioritizedListScorePrefersTheFirstSubrequest) {
+  std::string y = GpuNode("small", 1) + GpuNode("big", 1) + kClassAndTemplate +
+                  R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: best-gpu
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable:
+        - name: h100
+          deviceClassName: gpu
+          selectors:
+          - cel:
+              expression: device.attributes["gpu.example.com"].model == "H100"
+        - name: any
+          deviceClassName: gpu
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: c
+    image: x
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: best-gpu
+)";
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    SchedulerOptions o = Options();
+    o.seed = seed;
+    Scheduler s(Parse(y), o);
+    s.Run();
+    EXPECT_EQ(s.FindPod("default", "p")->node, "big") << "seed " << seed;
+  }
+}
+
+const char* kBindingSlice = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: fabric
+spec:
+  driver: gpu.example.com
+  pool:
+    name: fabric
+    resourceSliceCount: 1
+  nodeName: n1
+  devices:
+  - name: attached
+    bindingConditions: [Attached]
+    bindingFailureConditions: [AttachFailed]
+---
+)";
+
+TEST(SchedulerTest, BindingConditionsMetOrTimedOut) {
+  std::string y = GpuNode("n1", 0) + kBindingSlice + kClassAndTemplate + TemplatePod("p");
+  {
+    Scheduler s(Parse(y), Options());
+    s.Run();
+    const PodRecord* p = s.FindPod("default", "p");
+    ASSERT_EQ(p->state, PodState::kBound) << p->reason;
+    EXPECT_TRUE(p->waited_for_binding_conditions);
+    const api::ResourceClaim* c = s.FindClaim("default", p->claims[0].substr(8));
+    EXPECT_EQ(c->status.allocation->allocation_timestamp.seconds, 1'800'000'000);
+    ASSERT_EQ(c->status.devices.size(), 1u);
+    EXPECT_EQ(c->status.devices[0].conditions.at(0).type, "Attached");
+  }
+  {
+    SchedulerOptions o = Options();
+    o.binding_conditions_met = false;
+    Scheduler s(Parse(y), o);
+    s.Run();
+    const PodRecord* p = s.FindPod("default", "p");
+    EXPECT_EQ(p->state, PodState::kPending);
+    EXPECT_EQ(p->reason, "device binding timeout");
+    for (const api::ResourceClaim* c : s.Claims()) EXPECT_FALSE(c->status.allocation);
+  }
+}
+
+TEST(SchedulerTest, NoExecuteTaintRuleEvictsUntoleratingPods) {
+  std::string y = GpuNode("n1", 2) + kClassAndTemplate + TemplatePod("a") + TemplatePod("b");
+  Cluster c = Parse(y);
+  Scheduler s(std::move(c), Options());
+  s.Run();
+  ASSERT_EQ(s.FindPod("default", "a")->state, PodState::kBound);
+  // No taints yet: nothing to evict.
+  EXPECT_TRUE(s.EvictTaintedPods(1'800'000'100).empty());
+
+  std::string tainted = GpuNode("n1", 2) + kClassAndTemplate + R"(apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata:
+  name: broken
+spec:
+  deviceSelector:
+    device: gpu-0
+  taint:
+    key: broken
+    effect: NoExecute
+    timeAdded: "2027-01-15T08:00:00Z"
+---
+)" + R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: held
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+status:
+  allocation:
+    devices:
+      results:
+      - request: gpu
+        driver: gpu.example.com
+        pool: n1
+        device: gpu-0
+---
+)" + ClaimPod("victim", "held") +
+                        TemplatePod("bystander");
+  Scheduler t(Parse(tainted), Options());
+  t.Run();
+  ASSERT_EQ(t.FindPod("default", "victim")->state, PodState::kBound);
+  ASSERT_EQ(t.FindPod("default", "bystander")->state, PodState::kBound);
+  // Before the taint was added nothing happens; afterwards the victim goes.
+  EXPECT_TRUE(t.EvictTaintedPods(1'700'000'000).empty());
+  std::vector<std::string> evicted = t.EvictTaintedPods(1'900'000'000);
+  EXPECT_THAT(evicted, ::testing::ElementsAre("default/victim"));
+  EXPECT_EQ(t.FindPod("default", "victim")->state, PodState::kFailed);
+  EXPECT_EQ(t.FindPod("default", "victim")->reason, "DeletionByDeviceTaintManager");
+  EXPECT_EQ(t.FindPod("default", "bystander")->state, PodState::kBound);
+}
+
+TEST(SchedulerTest, ExtendedResourceBridge) {
+  std::string y = GpuNode("dra-node", 2) + R"(apiVersion: v1
+kind: Node
+metadata:
+  name: plugin-node
+status:
+  allocatable:
+    cpu: "4"
+    memory: 32Gi
+    pods: "110"
+    example.com/gpu: "2"
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu
+spec:
+  extendedResourceName: example.com/gpu
+  selectors:
+  - cel:
+      expression: device.driver == "gpu.example.com"
+---
+)";
+  auto pod = [](const std::string& name, const std::string& node, int gpus) {
+    return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
+           "\nspec:\n  nodeName: " + node +
+           "\n  containers:\n  - name: main\n    image: x\n    resources:\n      requests:\n"
+           "        example.com/gpu: \"" +
+           std::to_string(gpus) + "\"\n      limits:\n        example.com/gpu: \"" +
+           std::to_string(gpus) + "\"\n---\n";
+  };
+  y += pod("via-dra", "dra-node", 2) + pod("via-plugin", "plugin-node", 2) +
+       pod("too-many", "plugin-node", 1) + pod("no-devices-left", "dra-node", 1);
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  const PodRecord* dra = s.FindPod("default", "via-dra");
+  ASSERT_EQ(dra->state, PodState::kBound) << dra->reason;
+  ASSERT_TRUE(dra->pod.status.extended_resource_claim_status.has_value());
+  const auto& status = *dra->pod.status.extended_resource_claim_status;
+  EXPECT_THAT(status.resource_claim_name, StartsWith("via-dra-extended-resources-"));
+  ASSERT_EQ(status.request_mappings.size(), 1u);
+  EXPECT_EQ(status.request_mappings[0].container_name, "main");
+  EXPECT_EQ(status.request_mappings[0].resource_name, "example.com/gpu");
+  EXPECT_EQ(status.request_mappings[0].request_name, "container-0-request-0");
+  const api::ResourceClaim* claim = s.FindClaim("default", status.resource_claim_name);
+  ASSERT_NE(claim, nullptr);
+  EXPECT_EQ(claim->status.allocation->devices.results.size(), 2u);
+  EXPECT_EQ(claim->metadata.annotations.at("resource.kubernetes.io/extended-resource-claim"),
+            "true");
+
+  const PodRecord* plugin = s.FindPod("default", "via-plugin");
+  ASSERT_EQ(plugin->state, PodState::kBound) << plugin->reason;
+  EXPECT_FALSE(plugin->pod.status.extended_resource_claim_status.has_value());
+  EXPECT_EQ(s.FindPod("default", "too-many")->reason,
+            "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 node(s) didn't match the "
+            "requested node name.");
+  EXPECT_EQ(s.FindPod("default", "no-devices-left")->state, PodState::kPending);
+
+  // Finishing the pod deletes its extended-resource claim and frees the devices.
+  ASSERT_TRUE(s.FinishPod("default", "via-dra").ok());
+  EXPECT_EQ(s.FindClaim("default", status.resource_claim_name), nullptr);
+  s.Run();
+  EXPECT_EQ(s.FindPod("default", "no-devices-left")->state, PodState::kBound);
+}
+
+TEST(SchedulerTest, SameResultsWithOneOrManyThreads) {
+  std::string y = kClassAndTemplate;
+  for (int n = 0; n < 120; ++n) y += GpuNode("node-" + std::to_string(n), 2);
+  for (int p = 0; p < 300; ++p) y += TemplatePod("p" + std::to_string(p));
+  Scheduler one(Parse(y), Options(1));
+  Scheduler four(Parse(y), Options(4));
+  one.Run();
+  four.Run();
+  ASSERT_EQ(one.pods().size(), four.pods().size());
+  int bound = 0;
+  for (std::size_t i = 0; i < one.pods().size(); ++i) {
+    EXPECT_EQ(one.pods()[i].node, four.pods()[i].node) << i;
+    bound += one.pods()[i].state == PodState::kBound;
+  }
+  EXPECT_EQ(bound, 240);
+}
+
+}  // namespace
+}  // namespace dra::scheduler
