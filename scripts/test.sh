@@ -40,7 +40,13 @@ scripts/build.sh release || exit 2
 step "clang-tidy"
 if scripts/tidy.sh > build/clang-tidy.out 2>&1; then count 1 0; echo "clean"; else count 0 1; cat build/clang-tidy.out; fi
 step "release tests"
-run_ctest --test-dir build --output-on-failure -j "$(nproc)"
+run_ctest --test-dir build --output-on-failure -j "$(nproc)" -LE interop
+step "differential tests against upstream Kubernetes (label interop, docs/INTEROP.md)"
+if command -v go > /dev/null 2>&1 || [[ -x /usr/local/go/bin/go ]]; then
+  run_ctest --test-dir build --output-on-failure -L interop
+else
+  echo "SKIPPED: Go is not installed, so the differential tests against upstream Kubernetes did not run"
+fi
 
 step "sanitizer build (clang, ASan + UBSan): tests and fuzz targets"
 scripts/build.sh asan || exit 2

@@ -10,5 +10,10 @@ void AddValidateCommand(CLI::App& app, int& exit_code);
 void AddConvertCommand(CLI::App& app, int& exit_code);
 void AddCelCommand(CLI::App& app, int& exit_code);
 void AddAllocateCommand(CLI::App& app, int& exit_code);
+void AddDriverCommand(CLI::App& app, int& exit_code);
+void AddGenCommand(CLI::App& app, int& exit_code);
+void AddSimulateCommand(CLI::App& app, int& exit_code);
+// `dra gen workload`, registered on the `gen` subcommand by AddGenCommand.
+void AddGenWorkloadCommand(CLI::App& gen, int& exit_code);
 
 }  // namespace dra::cli

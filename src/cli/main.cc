@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   dra::cli::AddConvertCommand(app, exit_code);
   dra::cli::AddCelCommand(app, exit_code);
   dra::cli::AddAllocateCommand(app, exit_code);
+  dra::cli::AddDriverCommand(app, exit_code);
+  dra::cli::AddGenCommand(app, exit_code);
+  dra::cli::AddSimulateCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

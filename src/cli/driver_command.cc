@@ -1,0 +1,197 @@
+// dra driver example|nvml: the reference kubelet plugins built on the driver
+// SDK (src/driver): simulated GPUs, and real NVIDIA GPUs through NVML.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "dra/driver/flags.h"
+#include "dra/driver/slice_publisher.h"
+#include "driver/example/example_driver.h"
+#include "driver/nvml/nvml_driver.h"
+
+namespace dra::cli {
+namespace {
+
+// --print-slices: the slices the driver would publish, as YAML on stdout,
+// without sockets, checkpoint or CDI files.
+int PrintSlices(driver::Driver& d, const driver::PluginOptions& options) {
+  Result<driver::Inventory> inventory = d.Enumerate();
+  if (!inventory) {
+    std::cerr << "error: enumerating devices: " << inventory.error() << "\n";
+    return 1;
+  }
+  Result<std::vector<api::ResourceSlice>> slices = driver::BuildResourceSlices(
+      options.driver_name, driver::SliceOwner{options.node_name, options.node_uid}, *inventory, {});
+  if (!slices) {
+    std::cerr << "error: building ResourceSlices: " << slices.error() << "\n";
+    return 1;
+  }
+  std::unique_ptr<driver::SlicePublisher> out = driver::NewStreamSlicePublisher(std::cout);
+  if (Status s = out->Publish(*slices); !s) {
+    std::cerr << "error: " << s.error() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+// The node name for --print-slices when neither --node-name nor NODE_NAME
+// gave one: this host's name.
+void DefaultNodeName(driver::PluginOptions& options) {
+  if (!options.node_name.empty()) return;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) options.node_name = host;
+}
+
+// --node-name and --claims are needed to serve, not to print slices, so the
+// CLI parser does not require them and running the plugin checks them here.
+void RelaxServingFlags(CLI::App& cmd) {
+  cmd.get_option("--node-name")->required(false);
+  cmd.get_option("--claims")->required(false);
+}
+
+int CheckServingFlags(const driver::PluginFlags& flags) {
+  if (flags.options.node_name.empty()) {
+    std::cerr << "error: --node-name (NODE_NAME) is required\n";
+    return 2;
+  }
+  if (flags.claims_path.empty()) {
+    std::cerr << "error: --claims (DRA_CLAIMS) is required\n";
+    return 2;
+  }
+  return 0;
+}
+
+struct ExampleFlags {
+  driver::PluginFlags plugin;
+  driver::example::ExampleDriverOptions driver;
+  bool mig_partitions = false;
+  bool multiple_allocations = false;
+  bool print_slices = false;
+};
+
+int RunExample(ExampleFlags& flags) {
+  if (flags.print_slices) {
+    DefaultNodeName(flags.plugin.options);
+  } else if (int rc = CheckServingFlags(flags.plugin); rc != 0) {
+    return rc;
+  }
+  driver::example::ExampleDriverOptions options = flags.driver;
+  options.driver_name = flags.plugin.options.driver_name;
+  options.node_name = flags.plugin.options.node_name;
+  if (flags.mig_partitions && flags.multiple_allocations) {
+    std::cerr
+        << "error: --mig-partitions and --gpu-allow-multiple-allocations cannot be combined\n";
+    return 2;
+  }
+  options.mode = flags.mig_partitions         ? driver::example::SharingMode::kPartitions
+                 : flags.multiple_allocations ? driver::example::SharingMode::kMultipleAllocations
+                                              : driver::example::SharingMode::kExclusive;
+  if (Status s = driver::example::ValidateExampleDriverOptions(options); !s) {
+    std::cerr << "error: " << s.error() << "\n";
+    return 2;
+  }
+  driver::example::ExampleDriver d(options);
+  if (flags.print_slices) {
+    if (!options.health_control_file.empty()) {
+      if (Status s = d.ReloadHealthControl(); !s) {
+        std::cerr << "error: " << options.health_control_file << ": " << s.error() << "\n";
+        return 2;
+      }
+    }
+    return PrintSlices(d, flags.plugin.options);
+  }
+  return driver::RunPluginFromFlags(d, flags.plugin);
+}
+
+struct NvmlFlags {
+  driver::PluginFlags plugin;
+  driver::nvml::NvmlDriverOptions driver;
+  bool print_slices = false;
+};
+
+int RunNvml(NvmlFlags& flags) {
+  if (flags.print_slices) {
+    DefaultNodeName(flags.plugin.options);
+  } else if (int rc = CheckServingFlags(flags.plugin); rc != 0) {
+    return rc;
+  }
+  driver::nvml::NvmlDriverOptions options = flags.driver;
+  options.driver_name = flags.plugin.options.driver_name;
+  options.node_name = flags.plugin.options.node_name;
+  Result<std::unique_ptr<driver::nvml::NvmlDriver>> d = driver::nvml::NvmlDriver::Create(options);
+  if (!d) {
+    std::cerr << "error: " << d.error() << "\n";
+    return 1;
+  }
+  if (flags.print_slices) return PrintSlices(**d, flags.plugin.options);
+  return driver::RunPluginFromFlags(**d, flags.plugin);
+}
+
+void AddExample(CLI::App& parent, int& exit_code) {
+  auto flags = std::make_shared<ExampleFlags>();
+  CLI::App* cmd = parent.add_subcommand(
+      "example",
+      "Kubelet plugin with simulated GPUs (H100-like, NVIDIA's attribute names), for trying DRA "
+      "without hardware.\n"
+      "Health: with --health-control-file, the file is re-read whenever it changes; each line "
+      "\"gpu-<i> unhealthy [<reason>]\" taints that GPU's devices with <driver>/unhealthy=<reason> "
+      "(NoSchedule) and reports them unhealthy on the health stream; \"gpu-<i> healthy\" or "
+      "removing the line undoes it.");
+  driver::AddPluginFlags(*cmd, flags->plugin, "gpu.example.com");
+  RelaxServingFlags(*cmd);
+  cmd->add_option("--num-devices", flags->driver.num_devices, "Number of simulated GPUs")
+      ->envname("NUM_DEVICES")
+      ->capture_default_str();
+  cmd->add_flag("--mig-partitions", flags->mig_partitions,
+                "Publish each GPU as a full device plus MIG-style partitions (1g.10gb ... "
+                "7g.80gb) that share the counter set gpu-<i>-counter-set")
+      ->envname("MIG_PARTITIONS");
+  cmd->add_flag("--gpu-allow-multiple-allocations", flags->multiple_allocations,
+                "Let several claims share a GPU through consumable capacity (memory in 1Gi "
+                "steps, default all; compute in percent, default 1)")
+      ->envname("GPU_ALLOW_MULTIPLE_ALLOCATIONS");
+  cmd->add_option("--health-control-file", flags->driver.health_control_file,
+                  "File that marks GPUs unhealthy while the driver runs (see above)")
+      ->envname("HEALTH_CONTROL_FILE");
+  cmd->add_flag("--print-slices", flags->print_slices,
+                "Print the ResourceSlices the driver would publish (YAML) and exit; starts no "
+                "servers");
+  cmd->callback([flags, &exit_code] { exit_code = RunExample(*flags); });
+}
+
+void AddNvml(CLI::App& parent, int& exit_code) {
+  auto flags = std::make_shared<NvmlFlags>();
+  CLI::App* cmd = parent.add_subcommand(
+      "nvml",
+      "Kubelet plugin for NVIDIA GPUs and existing MIG devices, read through NVML (loaded at run "
+      "time), published with the names and attributes of NVIDIA's DRA driver");
+  driver::AddPluginFlags(*cmd, flags->plugin, "gpu.nvidia.com");
+  RelaxServingFlags(*cmd);
+  cmd->add_option("--nvml-library", flags->driver.nvml_library,
+                  "NVML shared library to load (file name or path)")
+      ->envname("NVML_LIBRARY")
+      ->capture_default_str();
+  cmd->add_option("--sysfs-root", flags->driver.sysfs_root, "sysfs mount, for PCIe roots")
+      ->capture_default_str();
+  cmd->add_option("--dev-root", flags->driver.dev_root,
+                  "Root under which /dev/nvidia* device nodes are looked for")
+      ->capture_default_str();
+  cmd->add_flag("--print-slices", flags->print_slices,
+                "Print the ResourceSlices the driver would publish (YAML) and exit; starts no "
+                "servers");
+  cmd->callback([flags, &exit_code] { exit_code = RunNvml(*flags); });
+}
+
+}  // namespace
+
+void AddDriverCommand(CLI::App& app, int& exit_code) {
+  CLI::App* cmd = app.add_subcommand("driver", "Run a DRA kubelet plugin (driver)");
+  cmd->require_subcommand(1);
+  AddExample(*cmd, exit_code);
+  AddNvml(*cmd, exit_code);
+}
+
+}  // namespace dra::cli

@@ -1,0 +1,135 @@
+// dra simulate: schedule a cluster's pods with the DRA scheduler and report
+// placements, utilization, Pending pods with their reasons, and timing
+// (docs/SIMULATE.md).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/manifest_flags.h"
+#include "dra/allocator/allocator.h"
+#include "dra/scheduler/device_plugin_model.h"
+#include "dra/scheduler/simulation_report.h"
+
+namespace dra::cli {
+namespace {
+
+struct SimulateFlags {
+  ManifestFlags manifests;
+  std::string output = "text";
+  std::string compare;
+  std::uint64_t seed = 1;
+  int parallelism = 0;
+  int percentage = 0;
+  std::string binding_conditions = "met";
+  bool no_explain = false;
+};
+
+double SecondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Exit status: 0 simulated (Pending pods included), 2 input that cannot be read.
+int Run(const SimulateFlags& flags) {
+  auto load_start = std::chrono::steady_clock::now();
+  api::ManifestOptions options;
+  api::FeatureGates gates;
+  if (int rc = flags.manifests.Prepare(options, gates); rc != 0) return rc;
+  api::ManifestSet set = api::ReadManifests(flags.manifests.files, options);
+  Result<scheduler::Cluster> cluster =
+      scheduler::ClusterFromManifests(set, flags.manifests.namespace_);
+  if (!cluster.ok()) {
+    std::cerr << "error: " << cluster.error() << "\n";
+    return 2;
+  }
+  scheduler::AddMissingNodes(*cluster);
+  std::unique_ptr<scheduler::DevicePluginResult> device_plugin;
+  if (flags.compare == "device-plugin") {
+    device_plugin =
+        std::make_unique<scheduler::DevicePluginResult>(scheduler::SimulateDevicePlugin(*cluster));
+  }
+
+  scheduler::SchedulerOptions sched_options;
+  sched_options.features = allocator::Features::FromGates(gates);
+  sched_options.seed = flags.seed;
+  sched_options.parallelism = flags.parallelism;
+  sched_options.percentage_of_nodes_to_score = flags.percentage;
+  sched_options.explain = !flags.no_explain;
+  sched_options.binding_conditions_met = flags.binding_conditions == "met";
+  sched_options.now = options.decode.now;
+  std::vector<api::ResourceSlice> slices = cluster->slices;
+  scheduler::Scheduler sched(std::move(*cluster), sched_options);
+  double load_seconds = SecondsSince(load_start);
+
+  // Progress on a terminal only, at most every 100 ms.
+  bool tty = isatty(STDERR_FILENO) != 0;
+  auto last = std::chrono::steady_clock::now();
+  bool printed = false;
+  std::function<void(std::size_t, std::size_t)> progress;
+  if (tty) {
+    progress = [&](std::size_t bound, std::size_t total) {
+      auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::milliseconds(100)) return;
+      last = now;
+      printed = true;
+      std::fprintf(stderr, "\rscheduling: %zu of %zu pods bound", bound, total);
+    };
+  }
+  auto start = std::chrono::steady_clock::now();
+  sched.Run(progress);
+  double schedule_seconds = SecondsSince(start);
+  if (printed) std::fprintf(stderr, "\r\033[K");
+
+  scheduler::SimulationReport report;
+  report.scheduler = &sched;
+  report.utilization = scheduler::ComputeUtilization(sched, slices);
+  report.load_seconds = load_seconds;
+  report.schedule_seconds = schedule_seconds;
+  report.device_plugin = device_plugin.get();
+  if (flags.output == "json") {
+    std::cout << json::ToIndentedJson(scheduler::SimulationJson(report)) << "\n";
+  } else if (flags.output == "html") {
+    std::cout << scheduler::SimulationHtml(report);
+  } else {
+    std::cout << scheduler::SimulationText(report);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void AddSimulateCommand(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<SimulateFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "simulate",
+      "Schedule the pods of a cluster (Nodes, DeviceClasses, ResourceSlices, ResourceClaims, "
+      "ResourceClaimTemplates, DeviceTaintRules, Pods) with the DRA scheduler and report "
+      "placements, utilization and why pods stay Pending");
+  flags->manifests.Register(*cmd, /*with_gates=*/true);
+  cmd->add_option("-o,--output", flags->output, "Output format")
+      ->check(CLI::IsMember({"text", "json", "html"}));
+  cmd->add_option("--compare", flags->compare,
+                  "Also schedule the workload under another model, side by side")
+      ->check(CLI::IsMember({"device-plugin"}));
+  cmd->add_option("--seed", flags->seed,
+                  "Seed for generated claim names and the tie-break between equal nodes");
+  cmd->add_option("--parallelism", flags->parallelism,
+                  "Threads filtering nodes (default: one per CPU)")
+      ->check(CLI::Range(0, 1024));
+  cmd->add_option("--percentage-of-nodes-to-score", flags->percentage,
+                  "kube-scheduler's percentageOfNodesToScore (default: its adaptive value)")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--binding-conditions", flags->binding_conditions,
+                  "Whether drivers meet devices' binding conditions (met) or the binding "
+                  "timeout expires (timeout)")
+      ->check(CLI::IsMember({"met", "timeout"}));
+  cmd->add_flag("--no-explain", flags->no_explain,
+                "Skip the allocator's explanation for Pending pods");
+  cmd->callback([flags, &exit_code] { exit_code = Run(*flags); });
+}
+
+}  // namespace dra::cli

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# dra simulate on the example clusters and on bad input: placements, Pending
+# pods with reasons, the JSON and HTML reports, --compare device-plugin.
+set -uo pipefail
+dra=$1
+root=$2
+cd "$root"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Mixed fleet: everything but the 4-GPU training pod fits; DRA places more
+# pods than the device-plugin model.
+json=$("$dra" simulate -f examples/clusters/mixed-fleet -o json --compare device-plugin); rc=$?
+[[ $rc -eq 0 ]] || fail "mixed-fleet rc $rc"
+python3 - "$json" <<'PY' || fail "mixed-fleet json"
+import json, sys
+r = json.loads(sys.argv[1])
+s = r["summary"]
+assert (s["scheduled"], s["pending"]) == (28, 1), s
+pending = [p for p in r["pods"] if p["node"] is None]
+assert [p["name"] for p in pending] == ["train-big"], pending
+p = pending[0]
+assert p["namespace"] == "default"
+assert p["reason"].startswith("0/4 nodes are available: 4 cannot allocate all claims."), p["reason"]
+e = p["explanation"]["requests"][0]
+assert e["request"] == "gpus" and e["requested"] == 4 and e["reason"] == "counters", e
+assert e["claim"].startswith("default/train-big-gpus-"), e
+bound = [p for p in r["pods"] if p["node"] is not None]
+assert all(set(p) >= {"namespace", "name", "node"} and "reason" not in p for p in bound)
+dp = r["devicePlugin"]["summary"]
+assert dp["scheduled"] < s["scheduled"], (dp, s)
+assert dp["scheduled"] + dp["pending"] == 29, dp
+# Shared A100s: 12 pods of 10Gi on 40Gi GPUs use 3 GPUs' worth of memory.
+shared = [d for d in r["devices"] if "capacity" in d]
+assert sum(d["capacity"]["memory"]["consumed"] for d in shared) == 12 * 10 * 2**30, shared
+assert all(d["capacity"]["memory"]["consumed"] <= d["capacity"]["memory"]["total"] for d in shared)
+# MIG: no counter set is over-committed.
+for part in r["partitions"]:
+    for name, c in part["counters"].items():
+        assert c["consumed"] <= c["total"], part
+PY
+
+# GPUs and NICs on one PCIe root: the third trainer cannot be aligned.
+json=$("$dra" simulate -f examples/clusters/gpu-nic-aligned -o json)
+python3 - "$json" <<'PY' || fail "gpu-nic-aligned json"
+import json, sys
+r = json.loads(sys.argv[1])
+assert (r["summary"]["scheduled"], r["summary"]["pending"]) == (12, 1), r["summary"]
+assert [p["name"] for p in r["pods"] if p["node"] is None] == ["trainer-2"]
+PY
+
+# Partitionable fleet: 32 cores hold 2 large, 8 medium and 8 small pods.
+out=$("$dra" simulate -f examples/clusters/partitionable-fleet); rc=$?
+[[ $rc -eq 0 && $out == "Scheduled 18 of 24 pods on 4 nodes (6 Pending)"* ]] ||
+  fail "partitionable-fleet text: $rc ${out:0:200}"
+[[ $out == *"PARTITIONS (counter sets)"* && $out == *"blocked by counters"* ]] ||
+  fail "partitionable-fleet sections"
+
+# HTML: one self-contained document with inline SVG, no external references.
+"$dra" simulate -f examples/clusters/mixed-fleet -o html --compare device-plugin > "$tmp/r.html"
+grep -q '<svg' "$tmp/r.html" || fail "html has no chart"
+grep -q 'train-big' "$tmp/r.html" || fail "html lacks the pending pod"
+if grep -Eq '(src|href)=' "$tmp/r.html"; then fail "html references external resources"; fi
+
+# Bad input is reported against the pod; the others are still scheduled.
+cat > "$tmp/bad.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: stray
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: no-such-class
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: stray
+spec:
+  devices:
+    requests: []
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: bad-class
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: no-such-class
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: uses-missing-template
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: no-such-template
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: uses-missing-claim
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: no-such-claim
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: uses-duplicate
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: stray
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: uses-bad-class
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: bad-class
+YAML
+json=$("$dra" simulate -f examples/clusters/mixed-fleet -f "$tmp/bad.yaml" -o json); rc=$?
+[[ $rc -eq 0 ]] || fail "bad input rc $rc"
+python3 - "$json" <<'PY' || fail "bad input json"
+import json, sys
+r = json.loads(sys.argv[1])
+reasons = {p["name"]: p.get("reason") for p in r["pods"]}
+assert "resourceclaimtemplate.resource.k8s.io \"no-such-template\" not found" in reasons["uses-missing-template"], reasons
+assert reasons["uses-missing-claim"] == "resourceclaim.resource.k8s.io \"no-such-claim\" not found", reasons
+assert reasons["uses-duplicate"] == "ResourceClaim default/stray is defined more than once in the input", reasons
+assert reasons["uses-bad-class"] == "0/4 nodes are available: request gpu: device class no-such-class does not exist.", reasons
+assert r["summary"]["scheduled"] == 28, r["summary"]
+PY
+
+# Unreadable input and bad flags: exit status 2 with a message.
+out=$("$dra" simulate -f "$tmp/none.yaml" 2>&1); rc=$?
+[[ $rc -eq 2 && $out == "error: "*"none.yaml"* ]] || fail "missing file: $rc $out"
+out=$("$dra" simulate -f examples/clusters/mixed-fleet -o xml 2>&1); rc=$?
+[[ $rc -eq 2 ]] || fail "bad -o: $rc $out"
+
+# Every generated workload simulates to completion (scaled down).
+for w in $("$dra" gen workload --list | cut -f1); do
+  "$dra" gen workload "$w" --nodes 4 --pods 8 -o "$tmp/$w.yaml" || fail "gen $w"
+  json=$("$dra" simulate -f "$tmp/$w.yaml" -o json) || fail "simulate $w"
+  python3 - "$json" "$w" <<'PY' || fail "workload $w"
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["summary"]["pending"] == 0 and r["summary"]["scheduled"] > 0, (sys.argv[2], r["summary"])
+PY
+done
+
+[[ $failures -eq 0 ]] || { echo "$failures failure(s)"; exit 1; }
+echo "ok"
