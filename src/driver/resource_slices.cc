@@ -92,8 +92,12 @@ Status CheckPool(const std::string& pool_name, const Pool& pool) {
       }
       for (const auto& [c, v] : use.counters) {
         if (it->second.count(c) == 0) {
-          return Error{"pool " + pool_name + ": device " + d.name + " consumes unknown counter " +
-                       use.counter_set + "/" + c};
+          std::string message = "pool " + pool_name;
+          message += ": device " + d.name;
+          message += " consumes unknown counter ";
+          message += use.counter_set;
+          message += "/";
+          return Error{message + c};
         }
       }
     }

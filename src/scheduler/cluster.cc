@@ -29,9 +29,9 @@ class Names {
         [&](auto& obj) {
           using T = std::decay_t<decltype(obj)>;
           if constexpr (std::is_same_v<T, api::Node>) {
-            Insert(nodes_, obj.metadata.name, "Node", cluster, cluster.nodes, std::move(obj));
+            Insert(nodes_, obj.metadata.name, "Node", cluster, cluster.nodes, obj);
           } else if constexpr (std::is_same_v<T, api::Pod>) {
-            Insert(pods_, Key(obj.metadata), "Pod", cluster, cluster.pods, std::move(obj));
+            Insert(pods_, Key(obj.metadata), "Pod", cluster, cluster.pods, obj);
           } else if constexpr (std::is_same_v<T, api::ResourceClaim>) {
             std::string key = Key(obj.metadata);
             if (!claims_.insert(key).second) {
@@ -47,14 +47,11 @@ class Names {
               cluster.templates.push_back(std::move(obj));
             }
           } else if constexpr (std::is_same_v<T, api::DeviceClass>) {
-            Insert(classes_, obj.metadata.name, "DeviceClass", cluster, cluster.classes,
-                   std::move(obj));
+            Insert(classes_, obj.metadata.name, "DeviceClass", cluster, cluster.classes, obj);
           } else if constexpr (std::is_same_v<T, api::ResourceSlice>) {
-            Insert(slices_, obj.metadata.name, "ResourceSlice", cluster, cluster.slices,
-                   std::move(obj));
+            Insert(slices_, obj.metadata.name, "ResourceSlice", cluster, cluster.slices, obj);
           } else if constexpr (std::is_same_v<T, api::DeviceTaintRule>) {
-            Insert(rules_, obj.metadata.name, "DeviceTaintRule", cluster, cluster.taint_rules,
-                   std::move(obj));
+            Insert(rules_, obj.metadata.name, "DeviceTaintRule", cluster, cluster.taint_rules, obj);
           }
           // Namespaces carry nothing the scheduler reads.
         },
@@ -64,7 +61,7 @@ class Names {
  private:
   template <class T>
   static void Insert(std::unordered_set<std::string>& seen, const std::string& key,
-                     const char* kind, Cluster& cluster, std::vector<T>& into, T&& obj) {
+                     const char* kind, Cluster& cluster, std::vector<T>& into, T& obj) {
     if (!seen.insert(key).second) {
       cluster.warnings.push_back(std::string(kind) + " " + key +
                                  " is defined more than once; the first definition is used");

@@ -205,6 +205,7 @@ DevicePluginResult SimulateDevicePlugin(const Cluster& cluster) {
       }
       if (result.node.empty()) {
         std::vector<std::string> counted;
+        counted.reserve(reasons.size());
         for (const auto& [why, count] : reasons)
           counted.push_back(std::to_string(count) + " " + why);
         std::sort(counted.begin(), counted.end());

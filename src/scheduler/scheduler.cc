@@ -335,9 +335,9 @@ struct Scheduler::Impl {
       }
       auto t = templates.find(tkey);
       if (t == templates.end()) {
-        reason = "FailedResourceClaimCreation: PodResourceClaim " + entry.name +
-                 ": resource claim template \"" + tname +
-                 "\": resourceclaimtemplate.resource.k8s.io \"" + tname + "\" not found";
+        reason = "FailedResourceClaimCreation: PodResourceClaim " + entry.name;
+        reason += ": resource claim template \"" + tname;
+        reason += "\": resourceclaimtemplate.resource.k8s.io \"" + tname + "\" not found";
         return false;
       }
       std::string name = CreateClaimFromTemplate(pod, entry.name, *t->second);
@@ -781,6 +781,7 @@ std::string Scheduler::Impl::FitError(std::size_t index, const std::vector<std::
     unavailable.insert(r.unavailable.begin(), r.unavailable.end());
   }
   std::vector<std::string> counted;
+  counted.reserve(histogram.size());
   for (const auto& [reason, count] : histogram) {
     counted.push_back(std::to_string(count) + " " + reason);
   }

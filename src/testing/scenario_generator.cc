@@ -315,6 +315,7 @@ struct Builder {
     api::ResourceSlice templ = NewSlice(driver, node);
     templ.spec.node_name = node;
     std::vector<api::Device> devices;
+    devices.reserve(static_cast<std::size_t>(std::max(0, p.devices_per_node)));
     for (int i = 0; i < p.devices_per_node; ++i) {
       devices.push_back(NewDevice("dev-" + std::to_string(i), i, driver));
     }
@@ -390,6 +391,7 @@ struct Builder {
     }
     std::vector<api::Device> devices;
     const int count = std::max(1, p.devices_per_node / 2);
+    devices.reserve(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
       devices.push_back(NewDevice("nic-" + std::to_string(i), i, driver));
     }

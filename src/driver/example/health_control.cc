@@ -38,7 +38,10 @@ Result<std::map<std::string, std::string>> ParseHealthControl(std::string_view t
     } else if (w.size() >= 2 && w[1] == "unhealthy" && w.size() <= 3) {
       std::string reason = w.size() == 3 ? w[2] : "unhealthy";
       if (!IsLabelValue(reason)) {
-        return Error{where + "reason \"" + reason +
+        std::string message = where;
+        message += "reason \"";
+        message += reason;
+        return Error{message +
                      "\" is not a label value (at most 63 letters, digits, '-', '_', '.', "
                      "starting and ending with a letter or digit)"};
       }

@@ -284,7 +284,9 @@ std::string MigProfileName(unsigned profile_index, unsigned long long memory_mib
   constexpr std::uint64_t kGiB = 1ULL << 30;
   double fraction = static_cast<double>(memory_mib) * kMiB / static_cast<double>(gpu_memory_bytes);
   fraction = std::ceil(fraction * 8) / 8;
-  double total_gb = static_cast<double>((gpu_memory_bytes + kGiB - 1) / kGiB);
+  // Whole GiB, rounded up (integer arithmetic on purpose).
+  const std::uint64_t whole_gib = (gpu_memory_bytes + kGiB - 1) / kGiB;
+  double total_gb = static_cast<double>(whole_gib);
   auto gb = static_cast<std::uint64_t>(std::round(fraction * total_gb));
   return std::to_string(shape.slices) + "g." + std::to_string(gb) + "gb" + shape.suffix;
 }
