@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,9 @@ std::size_t DeviceCount(const Cluster& c) {
   return n;
 }
 
-dra::scheduler::SchedulerOptions Options() {
+dra::scheduler::SchedulerOptions Options(bool memo) {
   dra::scheduler::SchedulerOptions o;
+  o.filter_memo = memo;
   o.features = dra::allocator::Features::FromGates(dra::api::FeatureGates{});
   o.features.consumable_capacity = true;
   o.features.partitionable_devices = true;
@@ -51,7 +53,7 @@ dra::scheduler::SchedulerOptions Options() {
   return o;
 }
 
-void BM_Workload(benchmark::State& state, const std::string& name) {
+void BM_Workload(benchmark::State& state, const std::string& name, bool memo) {
   const dra::scheduler::WorkloadInfo* info = nullptr;
   for (const auto& w : dra::scheduler::Workloads()) {
     if (w.name == name) info = &w;
@@ -81,16 +83,18 @@ void BM_Workload(benchmark::State& state, const std::string& name) {
     std::size_t heap_before = HeapInUse();
     Cluster inventory = base;
     inventory.pods.clear();
-    Scheduler s(std::move(inventory), Options());
+    Scheduler s(std::move(inventory), Options(memo));
     bytes_per_device = (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) /
                        static_cast<double>(devices);
   }
   std::int64_t scheduled = 0;
+  double calls_per_pod = 0;
+  double hits_per_pod = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto sched = std::make_unique<Scheduler>(Cluster(base), Options());
+    auto sched = std::make_unique<Scheduler>(Cluster(base), Options(memo));
     sched->Run();  // the init pods, not measured
-    std::uint64_t bound_before = sched->stats().bound;
+    const dra::scheduler::SchedulerStats before = sched->stats();
     state.ResumeTiming();
 
     for (const auto& claim : pods.claims) (void)sched->AddClaim(claim);
@@ -116,7 +120,12 @@ void BM_Workload(benchmark::State& state, const std::string& name) {
         sched->Run();
       }
     }
-    scheduled = static_cast<std::int64_t>(sched->stats().bound - bound_before);
+    const dra::scheduler::SchedulerStats& after = sched->stats();
+    scheduled = static_cast<std::int64_t>(after.bound - before.bound);
+    calls_per_pod = static_cast<double>(after.allocate_calls - before.allocate_calls) /
+                    static_cast<double>(std::max<std::int64_t>(scheduled, 1));
+    hits_per_pod = static_cast<double>(after.filter_memo_hits - before.filter_memo_hits) /
+                   static_cast<double>(std::max<std::int64_t>(scheduled, 1));
     state.PauseTiming();
     sched.reset();
     state.ResumeTiming();
@@ -126,15 +135,23 @@ void BM_Workload(benchmark::State& state, const std::string& name) {
       benchmark::Counter(static_cast<double>(scheduled) * static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate);
   state.counters["bytes_per_device"] = bytes_per_device;
+  // Allocator calls and Filter verdicts reused per scheduled pod.
+  state.counters["allocate_calls_per_pod"] = calls_per_pod;
+  state.counters["memo_hits_per_pod"] = hits_per_pod;
 }
 
 void RegisterAll() {
-  for (const auto& w : dra::scheduler::Workloads()) {
-    benchmark::RegisterBenchmark(("BM_Scheduler/" + w.name).c_str(),
-                                 [name = w.name](benchmark::State& s) { BM_Workload(s, name); })
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime()
-        ->Iterations(1);
+  // "/no-memo": Filter without its equivalence cache, every node's verdict
+  // computed by the allocator (what the cache saves).
+  for (bool memo : {true, false}) {
+    for (const auto& w : dra::scheduler::Workloads()) {
+      benchmark::RegisterBenchmark(
+          ("BM_Scheduler/" + w.name + (memo ? "" : "/no-memo")).c_str(),
+          [name = w.name, memo](benchmark::State& s) { BM_Workload(s, name, memo); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(1);
+    }
   }
 }
 

@@ -11,6 +11,7 @@ void AllocatedState::Impl::Apply(const api::AllocationResult& allocation, bool a
     if (r.admin_access.value_or(false)) continue;
     for (Index d = inventory->FindDevice(r.driver, r.pool, r.device); d != kNoIndex;
          d = inventory->next_same_id(d)) {
+      pool_version[inventory->slices()[inventory->devices()[d].slice].pool] = ++clock;
       if (!(shares && r.share_id)) {
         exclusive[d] = add ? exclusive[d] + 1 : (exclusive[d] > 0 ? exclusive[d] - 1 : 0);
         continue;
@@ -52,6 +53,12 @@ void AllocatedState::Add(const api::AllocationResult& allocation) {
 }
 void AllocatedState::Remove(const api::AllocationResult& allocation) {
   impl_->Apply(allocation, false);
+}
+
+std::uint64_t AllocatedState::Version(std::span<const std::uint32_t> pools) const {
+  std::uint64_t sum = 0;
+  for (std::uint32_t p : pools) sum += impl_->pool_version[p];
+  return sum;
 }
 
 }  // namespace dra::allocator

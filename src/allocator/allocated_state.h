@@ -16,7 +16,10 @@ namespace dra::allocator {
 
 struct AllocatedState::Impl {
   explicit Impl(const Inventory& inv)
-      : inventory(&inv), exclusive(inv.devices().size()), shared(inv.devices().size()) {}
+      : inventory(&inv),
+        exclusive(inv.devices().size()),
+        shared(inv.devices().size()),
+        pool_version(inv.pool_count()) {}
 
   // Exclusively allocated: unavailable to everything but admin access.
   bool allocated(Index d) const { return exclusive[d] > 0; }
@@ -40,6 +43,12 @@ struct AllocatedState::Impl {
   std::vector<std::uint32_t> exclusive;
   std::vector<std::uint32_t> shared;
   std::unordered_map<Index, Aggregate> aggregated;
+  // Per Inventory pool: the value of `clock` when an allocation last touched
+  // one of its devices (0: never). A node's outcome depends on the state only
+  // through the pools it sees, so the sum over them changes whenever that
+  // state does (every change raises one term); see AllocatedState::Version.
+  std::vector<std::uint64_t> pool_version;
+  std::uint64_t clock = 0;
 };
 
 }  // namespace dra::allocator

@@ -63,6 +63,14 @@ std::size_t Allocator::MemoryBytes() const {
          impl_->in_use.exclusive.capacity() * sizeof(std::uint32_t) * 2;
 }
 
+std::vector<std::uint32_t> Allocator::VisiblePools(const api::Node& node) const {
+  std::vector<std::uint32_t> out;
+  const std::shared_ptr<const NodePools> node_pools = impl_->nodes.Get(node);
+  if (!node_pools->pools.ok()) return out;
+  for (const Pool& p : node_pools->pools->pools) out.push_back(p.pool);
+  return out;
+}
+
 AllocatedState Allocator::NewAllocatedState() const {
   return AllocatedState(std::make_unique<AllocatedState::Impl>(impl_->inventory));
 }

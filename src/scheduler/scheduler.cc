@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "scheduler/claim_names.h"
+#include "scheduler/filter_memo.h"
 #include "scheduler/node_fit.h"
 #include "scheduler/worker_pool.h"
 
@@ -75,6 +76,8 @@ struct NodeResult {
   std::string reason;
   std::string error;  // a framework error: aborts the pod's attempt
   std::vector<api::AllocationResult> allocations;
+  // DynamicResources' raw score of the claims Filter allocated (prioritized lists).
+  std::int64_t dra_score = 0;
   std::vector<std::size_t> unavailable;  // indices of allocated claims whose node selector fails
   // Filter ran the allocator without building results (feasibility only);
   // the chosen node's results are built before Reserve.
@@ -142,6 +145,11 @@ struct Scheduler::Impl {
   Rng rng;
   std::size_t next_start_node = 0;
   std::vector<NodeResult> node_results;  // scratch, one per node
+  FilterMemo memo{0};
+  // Per node, the allocator's pools it sees (for the memo's state version);
+  // filled on the node's first memoized Filter, by the thread evaluating it.
+  std::vector<std::vector<std::uint32_t>> visible_pools;
+  std::vector<char> visible_pools_known;
   SchedulerStats stats;
 
   Impl(Cluster c, SchedulerOptions o)
@@ -195,6 +203,9 @@ struct Scheduler::Impl {
     });
     for (api::Pod& p : input) AddPodRecord(std::move(p));
     node_results.resize(cluster.nodes.size());
+    memo = FilterMemo(cluster.nodes.size());
+    visible_pools.resize(cluster.nodes.size());
+    visible_pools_known.resize(cluster.nodes.size(), 0);
   }
 
   // Several classes naming one resource: the newest wins, then the smaller
@@ -607,6 +618,12 @@ void Scheduler::Impl::Attempt(std::size_t index) {
   }
   allocator::AllocateOptions allocate_options;
   allocate_options.max_steps = options.max_steps;
+  // Node-specific extended-resource claim lists are never memoized.
+  const std::uint64_t claims_signature =
+      options.filter_memo && !alloc_claims.empty() ? memo.Signature(alloc_claims) : 0;
+  const std::uint64_t all_dra_signature =
+      options.filter_memo && all_dra_extended ? memo.Signature(all_dra_claims) : 0;
+  std::atomic<std::uint64_t> memo_hits{0};
   auto filter_start = std::chrono::steady_clock::now();
   std::function<void(std::size_t)> body = [&](std::size_t pos) {
     std::size_t node = (start + pos) % n;
@@ -633,30 +650,58 @@ void Scheduler::Impl::Attempt(std::size_t index) {
       }
     }
     if (!claims_here->empty()) {
-      allocate_calls.fetch_add(1, std::memory_order_relaxed);
-      allocator::AllocateOptions node_options = allocate_options;
-      // A node-specific claim list does not outlive this call: build its results now.
-      node_options.build_results = scores_need_results || claims_here == &own_claims;
-      allocator::AllocateResult ar =
-          alloc->Allocate(cluster.nodes[node], *claims_here, *in_use, node_options);
-      switch (ar.outcome) {
-        case allocator::Outcome::kAllocated:
-          r.allocations = std::move(ar.allocations);
-          r.results_pending = !node_options.build_results;
-          break;
-        case allocator::Outcome::kUnschedulable:
+      const bool memoized = options.filter_memo && claims_here != &own_claims;
+      const std::uint64_t signature =
+          claims_here == &all_dra_claims ? all_dra_signature : claims_signature;
+      if (memoized && !visible_pools_known[node]) {
+        visible_pools[node] = alloc->VisiblePools(cluster.nodes[node]);
+        visible_pools_known[node] = 1;
+      }
+      const std::uint64_t version = memoized ? in_use->Version(visible_pools[node]) : 0;
+      const FilterMemo::Verdict* known = memoized ? memo.Find(node, signature, version) : nullptr;
+      if (known != nullptr) {
+        memo_hits.fetch_add(1, std::memory_order_relaxed);
+        if (!known->feasible) {
           r.reason = kCannotAllocate;
           r.dra_failed = true;
           return;
-        case allocator::Outcome::kError:
-          if (ar.node_local_error) {
-            r.reason = ar.error;
+        }
+        r.dra_score = known->score;
+        r.results_pending = true;
+      } else {
+        allocate_calls.fetch_add(1, std::memory_order_relaxed);
+        allocator::AllocateOptions node_options = allocate_options;
+        // A node-specific claim list does not outlive this call: build its results now.
+        node_options.build_results = scores_need_results || claims_here == &own_claims;
+        allocator::AllocateResult ar =
+            alloc->Allocate(cluster.nodes[node], *claims_here, *in_use, node_options);
+        switch (ar.outcome) {
+          case allocator::Outcome::kAllocated:
+            r.allocations = std::move(ar.allocations);
+            r.results_pending = !node_options.build_results;
+            if (scores_need_results) {
+              for (std::size_t j = 0; j < to_allocate.size(); ++j) {
+                r.dra_score +=
+                    PrioritizedListScore(*resolved[to_allocate[j]].claim, r.allocations[j]);
+              }
+            }
+            if (memoized) memo.Store(node, signature, version, {true, r.dra_score});
+            break;
+          case allocator::Outcome::kUnschedulable:
+            r.reason = kCannotAllocate;
             r.dra_failed = true;
-          } else {
-            r.reason = ar.error;
-            r.error = ar.error;
-          }
-          return;
+            if (memoized) memo.Store(node, signature, version, {false, 0});
+            return;
+          case allocator::Outcome::kError:
+            if (ar.node_local_error) {
+              r.reason = ar.error;
+              r.dra_failed = true;
+            } else {
+              r.reason = ar.error;
+              r.error = ar.error;
+            }
+            return;
+        }
       }
     }
     for (const auto& [claim_index, selector] : pinned) {
@@ -675,6 +720,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
   pool.ParallelFor(n, body, stop);
   stats.filter_ns += NanosSince(filter_start);
   stats.allocate_calls += allocate_calls.load();
+  stats.filter_memo_hits += memo_hits.load();
   std::size_t done = evaluated.load();
   stats.nodes_filtered += done;
 
@@ -717,11 +763,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
     std::int64_t dra_max = 0;
     if (any_first_available && options.features.prioritized_list) {
       for (std::size_t f = 0; f < feasible.size(); ++f) {
-        const NodeResult& r = node_results[feasible[f]];
-        std::int64_t s = 0;
-        for (std::size_t j = 0; j < to_allocate.size(); ++j) {
-          s += PrioritizedListScore(*resolved[to_allocate[j]].claim, r.allocations[j]);
-        }
+        std::int64_t s = node_results[feasible[f]].dra_score;
         for (const ResolvedClaim& rc : resolved) {
           if (rc.claim->status.allocation) {
             s += PrioritizedListScore(*rc.claim, *rc.claim->status.allocation);

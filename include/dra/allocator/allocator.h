@@ -108,6 +108,12 @@ class AllocatedState {
   void Add(const api::AllocationResult& allocation);
   void Remove(const api::AllocationResult& allocation);
 
+  // A number that changes whenever an allocation is added to or removed from
+  // one of `pools` (Allocator::VisiblePools of a node): for one state object
+  // and node, equal numbers mean equal Allocate outcomes for equal claims.
+  // For memoizing Filter verdicts.
+  std::uint64_t Version(std::span<const std::uint32_t> pools) const;
+
  private:
   friend class Allocator;
 
@@ -146,6 +152,10 @@ class Allocator {
   AllocatedState NewAllocatedState(std::span<const api::ResourceClaim> claims) const;
 
   const Features& features() const;
+
+  // The pools `node` sees, as opaque ids for AllocatedState::Version (empty
+  // when the node's slices cannot be gathered).
+  std::vector<std::uint32_t> VisiblePools(const api::Node& node) const;
 
   // Heap bytes of the allocator's own index and caches (not the snapshot's
   // objects), for memory-per-device figures.

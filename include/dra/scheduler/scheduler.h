@@ -46,6 +46,10 @@ struct SchedulerOptions {
   bool extended_resources = true;
   // Current time (seconds since the epoch): allocationTimestamp, taint eviction.
   std::int64_t now = 0;
+  // Reuse the allocator's verdict for equal claim specs on a node whose pools
+  // did not change since (see src/scheduler/filter_memo.h). Off only to check
+  // that it changes no outcome.
+  bool filter_memo = true;
 };
 
 enum class PodState : std::uint8_t {
@@ -81,6 +85,7 @@ struct SchedulerStats {
   std::uint64_t attempts = 0;
   std::uint64_t bound = 0;
   std::uint64_t allocate_calls = 0;
+  std::uint64_t filter_memo_hits = 0;  // Filter verdicts reused instead of calls
   std::uint64_t nodes_filtered = 0;
   std::uint64_t schedule_ns = 0;  // total time inside scheduling attempts
   std::uint64_t filter_ns = 0;    // of which node filtering (node fit + DRA)
