@@ -101,22 +101,32 @@ void BM_Workload(benchmark::State& state, const std::string& name, bool memo) {
     for (const auto& pod : pods.pods) (void)sched->AddPod(pod);
     sched->Run();
     if (info->steady_state) {
+      // Record indices are stable (deleted pods keep theirs), so only the
+      // measured pods not yet seen bound are looked at after each round.
+      std::vector<std::size_t> waiting;
+      for (std::size_t i = 0; i < sched->pods().size(); ++i) {
+        const dra::scheduler::PodRecord& rec = sched->pods()[i];
+        if (!rec.deleted && rec.pod.metadata.name.rfind("pod-", 0) == 0) waiting.push_back(i);
+      }
       std::size_t next = 0;
-      std::vector<std::string> bound;
+      std::vector<std::size_t> still;
       while (next < stream.size()) {
-        bound.clear();
-        for (const auto& rec : sched->pods()) {
-          if (rec.state == dra::scheduler::PodState::kBound && !rec.deleted &&
-              rec.pod.metadata.name.rfind("pod-", 0) == 0) {
-            bound.push_back(rec.pod.metadata.name);
+        still.clear();
+        bool any_bound = false;
+        for (std::size_t i : waiting) {
+          if (sched->pods()[i].state != dra::scheduler::PodState::kBound) {
+            still.push_back(i);
+            continue;
           }
-        }
-        if (bound.empty()) break;  // nothing fits any more
-        for (const std::string& p : bound) {
+          any_bound = true;
           if (next >= stream.size()) break;
-          (void)sched->DeletePod("default", p);
+          const std::string name = sched->pods()[i].pod.metadata.name;
+          (void)sched->DeletePod("default", name);
+          still.push_back(sched->pods().size());
           (void)sched->AddPod(stream[next++]);
         }
+        if (!any_bound) break;  // nothing fits any more
+        waiting.swap(still);
         sched->Run();
       }
     }
