@@ -39,15 +39,15 @@ void FilterMemo::Store(std::size_t node, std::uint64_t signature, std::uint64_t 
   for (Entry& e : n.entries) {
     if (e.signature == signature) {
       e.version = version;
-      e.verdict = std::move(verdict);
+      e.verdict = verdict;
       return;
     }
   }
   if (n.entries.size() < kEntriesPerNode) {
-    n.entries.push_back({signature, version, std::move(verdict)});
+    n.entries.push_back({signature, version, verdict});
     return;
   }
-  n.entries[n.next] = {signature, version, std::move(verdict)};
+  n.entries[n.next] = {signature, version, verdict};
   n.next = (n.next + 1) % kEntriesPerNode;
 }
 
