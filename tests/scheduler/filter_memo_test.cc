@@ -11,17 +11,10 @@
 
 #include "dra/scheduler/scheduler.h"
 #include "dra/scheduler/workloads.h"
+#include "workload_test_util.h"
 
 namespace dra::scheduler {
 namespace {
-
-Cluster ParseCluster(const std::string& yaml) {
-  api::ManifestSet set;
-  api::ParseManifestText("workload", yaml, api::ManifestOptions{}, set);
-  Result<Cluster> c = ClusterFromManifests(set, "default");
-  EXPECT_TRUE(c.ok()) << c.error();
-  return c.ok() ? std::move(*c) : Cluster{};
-}
 
 // Pod placements and reasons, and each claim's devices (share IDs are random
 // by design and left out).
@@ -87,18 +80,8 @@ TEST_P(FilterMemoWorkloadTest, ChangesNoOutcome) {
   EXPECT_EQ(with, without);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllWorkloads, FilterMemoWorkloadTest, ::testing::ValuesIn([] {
-                           std::vector<std::string> names;
-                           for (const WorkloadInfo& w : Workloads()) names.push_back(w.name);
-                           return names;
-                         }()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n) {
-                             if (c == '-') c = '_';
-                           }
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllWorkloads, FilterMemoWorkloadTest, ::testing::ValuesIn(WorkloadNames()),
+                         WorkloadTestName);
 
 api::ResourceClaim Claim(const std::string& name, const std::string& device_class) {
   api::ResourceClaim c;

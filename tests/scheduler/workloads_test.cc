@@ -5,17 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "dra/scheduler/scheduler.h"
+#include "workload_test_util.h"
 
 namespace dra::scheduler {
 namespace {
-
-Cluster ParseCluster(const std::string& yaml) {
-  api::ManifestSet set;
-  api::ParseManifestText("workload", yaml, api::ManifestOptions{}, set);
-  Result<Cluster> c = ClusterFromManifests(set, "default");
-  EXPECT_TRUE(c.ok()) << c.error();
-  return c.ok() ? std::move(*c) : Cluster{};
-}
 
 class WorkloadTest : public ::testing::TestWithParam<std::string> {};
 
@@ -38,18 +31,8 @@ TEST_P(WorkloadTest, SimulatesToCompletion) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllWorkloads, WorkloadTest, ::testing::ValuesIn([] {
-                           std::vector<std::string> names;
-                           for (const WorkloadInfo& w : Workloads()) names.push_back(w.name);
-                           return names;
-                         }()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n) {
-                             if (c == '-') c = '_';
-                           }
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllWorkloads, WorkloadTest, ::testing::ValuesIn(WorkloadNames()),
+                         WorkloadTestName);
 
 TEST(WorkloadTest, FullClusterLeavesOnlyTenDevices) {
   Result<WorkloadManifests> w = MakeWorkload("steady-full", 3, 10);
