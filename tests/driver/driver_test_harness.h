@@ -1,6 +1,6 @@
 // Test harness for DRA drivers built on the SDK: temporary kubelet
-// directories, ResourceClaim manifests, a kubelet-like gRPC client
-// (registration, DRAPlugin v1/v1beta1, health streams), an in-process plugin
+// directories, ResourceClaim manifests, the kubelet client
+// (dra/driver/kubelet_client.h) with health streams, an in-process plugin
 // and a child-process runner. Header-only so every driver's tests can use it
 // (tests/driver/example_*, nvml_* and the SDK's own sdk_* tests).
 #pragma once
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "dra/driver/cdi.h"
+#include "dra/driver/kubelet_client.h"
 #include "dra/driver/plugin.h"
 #include "dra/json/value.h"
 #include "kubelet/dra-health/v1/api.grpc.pb.h"
@@ -197,103 +198,22 @@ inline bool IsSocket(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-struct ClaimRefs {
-  std::string namespace_;
-  std::string name;
-  std::string uid;
-};
+using ClaimRefs = ClaimReference;
 inline ClaimRefs Ref(const ClaimSpec& c) { return {c.namespace_, c.name, c.uid}; }
 
-// What a kubelet does over the sockets.
-class KubeletClient {
+// The library's kubelet client plus what only tests need: registration that
+// throws (for fixtures) and health streams.
+class KubeletClient : public driver::KubeletClient {
  public:
-  static constexpr std::chrono::seconds kCallTimeout{45};
+  using driver::KubeletClient::KubeletClient;
 
-  // Dials the registration socket and, after GetInfo, the endpoint it names.
-  explicit KubeletClient(const std::string& registration_socket)
-      : reg_channel_(
-            grpc::CreateChannel("unix:" + registration_socket, grpc::InsecureChannelCredentials())),
-        registration_(pluginregistration::Registration::NewStub(reg_channel_)) {}
-
-  grpc::Status GetInfo(pluginregistration::PluginInfo& info) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-    ctx.set_wait_for_ready(true);
-    auto s = registration_->GetInfo(&ctx, pluginregistration::InfoRequest(), &info);
-    if (s.ok()) Connect(info.endpoint());
-    return s;
-  }
-
-  grpc::Status Notify(bool registered, const std::string& error = "") {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-    pluginregistration::RegistrationStatus status;
-    status.set_plugin_registered(registered);
-    status.set_error(error);
-    pluginregistration::RegistrationStatusResponse response;
-    return registration_->NotifyRegistrationStatus(&ctx, status, &response);
-  }
-
-  // GetInfo + NotifyRegistrationStatus(true); returns the info.
+  // The kubelet's registration; returns the GetInfo answer.
   pluginregistration::PluginInfo Register() {
-    pluginregistration::PluginInfo info;
-    auto s = GetInfo(info);
-    if (!s.ok()) throw std::runtime_error("GetInfo: " + s.error_message());
-    if (auto n = Notify(true); !n.ok()) throw std::runtime_error("Notify: " + n.error_message());
-    return info;
+    if (Status s = driver::KubeletClient::Register(); !s) throw std::runtime_error(s.error());
+    return info();
   }
-
-  void Connect(const std::string& endpoint) {
-    channel_ = grpc::CreateChannel("unix:" + endpoint, grpc::InsecureChannelCredentials());
-    v1_ = drav1::DRAPlugin::NewStub(channel_);
-    v1beta1_ = drav1beta1::DRAPlugin::NewStub(channel_);
-    health_v1_ = ::v1::DRAResourceHealth::NewStub(channel_);
-    health_v1alpha1_ = ::v1alpha1::DRAResourceHealth::NewStub(channel_);
-  }
-
-  template <class Request>
-  static Request Claims(const std::vector<ClaimRefs>& claims) {
-    Request r;
-    for (const auto& c : claims) {
-      auto* out = r.add_claims();
-      out->set_namespace_(c.namespace_);
-      out->set_name(c.name);
-      out->set_uid(c.uid);
-    }
-    return r;
-  }
-
-  grpc::Status PrepareV1(const std::vector<ClaimRefs>& claims,
-                         drav1::NodePrepareResourcesResponse& out) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
-    ctx.set_wait_for_ready(true);
-    return v1_->NodePrepareResources(&ctx, Claims<drav1::NodePrepareResourcesRequest>(claims),
-                                     &out);
-  }
-  grpc::Status UnprepareV1(const std::vector<ClaimRefs>& claims,
-                           drav1::NodeUnprepareResourcesResponse& out) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
-    ctx.set_wait_for_ready(true);
-    return v1_->NodeUnprepareResources(&ctx, Claims<drav1::NodeUnprepareResourcesRequest>(claims),
-                                       &out);
-  }
-  grpc::Status PrepareV1beta1(const std::vector<ClaimRefs>& claims,
-                              drav1beta1::NodePrepareResourcesResponse& out) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
-    ctx.set_wait_for_ready(true);
-    return v1beta1_->NodePrepareResources(
-        &ctx, Claims<drav1beta1::NodePrepareResourcesRequest>(claims), &out);
-  }
-  grpc::Status UnprepareV1beta1(const std::vector<ClaimRefs>& claims,
-                                drav1beta1::NodeUnprepareResourcesResponse& out) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
-    ctx.set_wait_for_ready(true);
-    return v1beta1_->NodeUnprepareResources(
-        &ctx, Claims<drav1beta1::NodeUnprepareResourcesRequest>(claims), &out);
+  grpc::Status Notify(bool registered, const std::string& error = "") {
+    return NotifyRegistrationStatus(registered, error);
   }
 
   // A health stream; Read blocks until the next list (false at end of stream).
@@ -317,17 +237,18 @@ class KubeletClient {
   using HealthV1alpha1 =
       HealthStream<::v1alpha1::DRAResourceHealth::Stub, ::v1alpha1::NodeWatchResourcesRequest,
                    ::v1alpha1::NodeWatchResourcesResponse>;
-  std::unique_ptr<HealthV1> WatchHealthV1() { return std::make_unique<HealthV1>(*health_v1_); }
+  std::unique_ptr<HealthV1> WatchHealthV1() {
+    if (!health_v1_) health_v1_ = ::v1::DRAResourceHealth::NewStub(plugin_channel());
+    return std::make_unique<HealthV1>(*health_v1_);
+  }
   std::unique_ptr<HealthV1alpha1> WatchHealthV1alpha1() {
+    if (!health_v1alpha1_) {
+      health_v1alpha1_ = ::v1alpha1::DRAResourceHealth::NewStub(plugin_channel());
+    }
     return std::make_unique<HealthV1alpha1>(*health_v1alpha1_);
   }
 
  private:
-  std::shared_ptr<grpc::Channel> reg_channel_;
-  std::unique_ptr<pluginregistration::Registration::Stub> registration_;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<drav1::DRAPlugin::Stub> v1_;
-  std::unique_ptr<drav1beta1::DRAPlugin::Stub> v1beta1_;
   std::unique_ptr<::v1::DRAResourceHealth::Stub> health_v1_;
   std::unique_ptr<::v1alpha1::DRAResourceHealth::Stub> health_v1alpha1_;
 };
