@@ -12,6 +12,7 @@
 
 #include "driver/example/gpu_config.h"
 #include "driver/example/health_control.h"
+#include "driver/example/slice_inventory.h"
 
 namespace dra::driver::example {
 namespace {
@@ -60,13 +61,25 @@ Status ValidateExampleDriverOptions(const ExampleDriverOptions& options) {
   if (options.driver_name.empty()) return Error{"--driver-name must not be empty"};
   // Taint keys are "<driver>/unhealthy"; the prefix must be a DNS subdomain.
   if (options.driver_name.size() > 253) return Error{"--driver-name is longer than 253 characters"};
+  if (options.inventory_slices) {
+    Result<Inventory> inventory =
+        InventoryFromSlices(*options.inventory_slices, options.driver_name);
+    if (!inventory) return Error{inventory.error()};
+  }
   return {};
 }
 
 ExampleDriver::ExampleDriver(ExampleDriverOptions options)
     : options_(std::move(options)),
-      gpus_(MakeSimulatedGpus(options_.node_name, options_.num_devices)) {
+      gpus_(MakeSimulatedGpus(options_.node_name,
+                              options_.inventory_slices ? 0 : options_.num_devices)) {
   if (!options_.now) options_.now = [] { return static_cast<std::int64_t>(std::time(nullptr)); };
+  if (options_.inventory_slices) {
+    Result<Inventory> inventory =
+        InventoryFromSlices(*options_.inventory_slices, options_.driver_name);
+    // Validated by ValidateExampleDriverOptions; an empty inventory otherwise.
+    slice_inventory_ = inventory ? std::move(*inventory) : Inventory{};
+  }
 }
 
 ExampleDriver::~ExampleDriver() { Stop(); }
@@ -181,6 +194,7 @@ void ExampleDriver::ApplyUnhealthy(const std::map<std::string, std::string>& rea
 }
 
 Result<Inventory> ExampleDriver::Enumerate() {
+  if (slice_inventory_) return *slice_inventory_;
   SimulatedPoolOptions pool_options;
   pool_options.driver_name = options_.driver_name;
   pool_options.mode = options_.mode;
@@ -194,6 +208,15 @@ Result<Inventory> ExampleDriver::Enumerate() {
 }
 
 std::vector<DeviceHealth> ExampleDriver::Health() {
+  if (slice_inventory_) {
+    std::vector<DeviceHealth> out;
+    for (const Pool& pool : slice_inventory_->pools) {
+      for (const api::Device& d : pool.devices) {
+        out.push_back(DeviceHealth{pool.name, d.name, Health::kHealthy, "", 0});
+      }
+    }
+    return out;
+  }
   std::map<std::string, UnhealthyGpu> unhealthy;
   {
     std::lock_guard lock(mu_);
@@ -222,14 +245,19 @@ std::vector<DeviceHealth> ExampleDriver::Health() {
 Result<PreparedClaim> ExampleDriver::Prepare(const ClaimToPrepare& claim) {
   Result<Inventory> inventory = Enumerate();
   if (!inventory) return Error{inventory.error()};
-  std::set<std::string> devices;
-  for (const api::Device& d : inventory->pools[0].devices) devices.insert(d.name);
+  // (pool, device) pairs; a pool without a name is the node's.
+  std::set<std::pair<std::string, std::string>> devices;
+  for (const Pool& pool : inventory->pools) {
+    for (const api::Device& d : pool.devices) {
+      devices.emplace(pool.name.empty() ? options_.node_name : pool.name, d.name);
+    }
+  }
 
   PreparedClaim prepared;
   prepared.claim_edits.env = {"KUBERNETES_NODE_NAME=" + options_.node_name,
                               "DRA_RESOURCE_DRIVER_NAME=" + options_.driver_name};
   for (const AllocatedDevice& a : claim.devices) {
-    if (a.pool != options_.node_name || !devices.contains(a.device)) {
+    if (!devices.contains({a.pool, a.device})) {
       return Error{"device " + a.pool + "/" + a.device + " of request " + a.full_request +
                    " is not a device of this driver on node " + options_.node_name};
     }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +28,11 @@ struct ExampleDriverOptions {
   std::chrono::milliseconds health_poll_interval{1000};
   // Seconds since the epoch, for taint timeAdded.
   std::function<std::int64_t()> now;
+  // Set = serve these ResourceSlices' devices (this driver's, any pools;
+  // see InventoryFromSlices) instead of simulated GPUs, prepared the same
+  // way. num_devices and mode then do not apply, and there are no GPUs for
+  // the health control to name.
+  std::optional<std::vector<api::ResourceSlice>> inventory_slices;
 };
 
 // Checks the options (counts, names); the message names the flag's value.
@@ -62,6 +68,8 @@ class ExampleDriver : public Driver {
 
   ExampleDriverOptions options_;
   std::vector<SimulatedGpu> gpus_;
+  // The inventory of options_.inventory_slices, when set.
+  std::optional<Inventory> slice_inventory_;
 
   std::mutex mu_;
   std::map<std::string, UnhealthyGpu> unhealthy_;  // guarded by mu_
