@@ -94,6 +94,34 @@ void ReadPath(const std::string& arg, const ManifestOptions& options, ManifestSe
   for (const fs::path& f : files) ReadFile(f, options, out);
 }
 
+// True when the group of the document's apiVersion is one of `groups`; then
+// fills its apiVersion and kind.
+bool IsExtension(const json::Value& doc, const std::vector<std::string>& groups,
+                 std::string& api_version, std::string& kind) {
+  if (groups.empty() || !doc.is_object()) return false;
+  const json::Value* v = doc.Find("apiVersion");
+  const json::Value* k = doc.Find("kind");
+  if (v == nullptr || !v->is_string() || k == nullptr || !k->is_string()) return false;
+  auto slash = v->text.find('/');
+  if (slash == std::string::npos) return false;
+  std::string_view group(v->text.data(), slash);
+  if (std::find(groups.begin(), groups.end(), group) == groups.end()) return false;
+  api_version = v->text;
+  kind = k->text;
+  return true;
+}
+
+void AddDocument(const std::string& source, int index, json::Position pos, json::Value root,
+                 const ManifestOptions& options, const DecodeOptions& decode, ManifestSet& out) {
+  std::string api_version, kind;
+  if (IsExtension(root, options.extension_groups, api_version, kind)) {
+    out.extensions.push_back(
+        {source, index, std::move(api_version), std::move(kind), std::move(root)});
+    return;
+  }
+  out.documents.push_back(ManifestDocument{source, index, pos, DecodeDocument(root, decode)});
+}
+
 }  // namespace
 
 void ParseManifestText(const std::string& source, std::string_view text,
@@ -106,8 +134,8 @@ void ParseManifestText(const std::string& source, std::string_view text,
     }
     DecodeOptions decode = options.decode;
     decode.json_source = text;
-    ManifestDocument d{source, 1, doc->pos, DecodeDocument(*doc, decode)};
-    out.documents.push_back(std::move(d));
+    json::Position pos = doc->pos;
+    AddDocument(source, 1, pos, std::move(*doc), options, decode, out);
     return;
   }
   Result<std::vector<json::YamlDocument>> docs = json::ParseYaml(text);
@@ -118,11 +146,10 @@ void ParseManifestText(const std::string& source, std::string_view text,
   DecodeOptions decode = options.decode;
   decode.json_source = {};
   int index = 0;
-  for (const json::YamlDocument& doc : *docs) {
+  for (json::YamlDocument& doc : *docs) {
     ++index;
     if (doc.empty || doc.root.is_null()) continue;
-    ManifestDocument d{source, index, doc.start, DecodeDocument(doc.root, decode)};
-    out.documents.push_back(std::move(d));
+    AddDocument(source, index, doc.start, std::move(doc.root), options, decode, out);
   }
 }
 

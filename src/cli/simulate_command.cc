@@ -6,12 +6,16 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/manifest_flags.h"
 #include "dra/allocator/allocator.h"
+#include "dra/driver/node_agent_simulation.h"
+#include "dra/driver/node_inventory.h"
 #include "dra/scheduler/device_plugin_model.h"
 #include "dra/scheduler/simulation_report.h"
 
@@ -27,10 +31,70 @@ struct SimulateFlags {
   int percentage = 0;
   std::string binding_conditions = "met";
   bool no_explain = false;
+  bool prepare = false;
+  int prepare_timeout = 60;  // seconds per node
 };
 
 double SecondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// --prepare: the kubelet's part on every node with bound pods that have
+// claims, through the example driver (dra/driver/node_agent_simulation.h).
+scheduler::PrepareReport PrepareNodes(const scheduler::Scheduler& sched,
+                                      const std::vector<api::ResourceSlice>& slices,
+                                      int timeout_seconds) {
+  auto start = std::chrono::steady_clock::now();
+  std::map<std::string, driver::NodeAgentInput> inputs;
+  for (const scheduler::PodRecord& p : sched.pods()) {
+    if (p.deleted || p.state != scheduler::PodState::kBound) continue;
+    const std::string& ns = p.pod.metadata.namespace_;
+    driver::NodeAgentPod pod;
+    pod.pod = &p.pod;
+    for (const api::PodResourceClaim& c : p.pod.spec.resource_claims) {
+      std::optional<std::string> name = c.resource_claim_name;
+      if (!name) {
+        for (const api::PodResourceClaimStatus& s : p.pod.status.resource_claim_statuses) {
+          if (s.name == c.name) name = s.resource_claim_name;
+        }
+      }
+      if (!name || name->empty()) continue;
+      if (const api::ResourceClaim* claim = sched.FindClaim(ns, *name)) pod.claims[c.name] = claim;
+    }
+    if (const auto& ext = p.pod.status.extended_resource_claim_status) {
+      pod.extended_resource_claim = sched.FindClaim(ns, ext->resource_claim_name);
+    }
+    if (pod.claims.empty() && pod.extended_resource_claim == nullptr) continue;
+    driver::NodeAgentInput& in = inputs[p.node];
+    in.node_name = p.node;
+    in.slices = &slices;
+    in.pods.push_back(std::move(pod));
+  }
+  driver::NodeAgentOptions options;
+  options.node_timeout = std::chrono::seconds(timeout_seconds);
+  scheduler::PrepareReport report;
+  for (const auto& [node, in] : inputs) {
+    driver::NodeAgentResult r = driver::SimulateNodeAgent(in, options);
+    ++report.nodes;
+    report.claims_prepared += r.claims_prepared;
+    report.cdi_devices += r.cdi_device_ids;
+    report.failures += r.failures;
+    for (const std::string& e : r.errors) {
+      std::string line = node;
+      line += ": ";
+      report.errors.push_back(line += e);
+    }
+    for (driver::NodeAgentPodResult& p : r.pods) {
+      scheduler::PreparedPod out{
+          std::move(p.namespace_), std::move(p.name), node, {}, std::move(p.errors)};
+      for (driver::ContainerCdiDevices& c : p.containers) {
+        out.containers.push_back({std::move(c.name), c.init, std::move(c.cdi_device_ids)});
+      }
+      report.pods.push_back(std::move(out));
+    }
+  }
+  report.seconds = SecondsSince(start);
+  return report;
 }
 
 // Exit status: 0 simulated (Pending pods included), 2 input that cannot be read.
@@ -39,6 +103,7 @@ int Run(const SimulateFlags& flags) {
   api::ManifestOptions options;
   api::FeatureGates gates;
   if (int rc = flags.manifests.Prepare(options, gates); rc != 0) return rc;
+  options.extension_groups.emplace_back(driver::kNodeInventoryGroup);
   api::ManifestSet set = api::ReadManifests(flags.manifests.files, options);
   Result<scheduler::Cluster> cluster =
       scheduler::ClusterFromManifests(set, flags.manifests.namespace_);
@@ -46,6 +111,13 @@ int Run(const SimulateFlags& flags) {
     std::cerr << "error: " << cluster.error() << "\n";
     return 2;
   }
+  Result<std::vector<api::Object>> inventory =
+      driver::ExpandNodeInventories(set, options.decode.now);
+  if (!inventory.ok()) {
+    std::cerr << "error: " << inventory.error() << "\n";
+    return 2;
+  }
+  scheduler::AddObjects(*cluster, std::move(*inventory));
   scheduler::AddMissingNodes(*cluster);
   std::unique_ptr<scheduler::DevicePluginResult> device_plugin;
   if (flags.compare == "device-plugin") {
@@ -84,8 +156,15 @@ int Run(const SimulateFlags& flags) {
   double schedule_seconds = SecondsSince(start);
   if (printed) std::fprintf(stderr, "\r\033[K");
 
+  std::unique_ptr<scheduler::PrepareReport> prepared;
+  if (flags.prepare) {
+    prepared = std::make_unique<scheduler::PrepareReport>(
+        PrepareNodes(sched, slices, flags.prepare_timeout));
+  }
+
   scheduler::SimulationReport report;
   report.scheduler = &sched;
+  report.prepare = prepared.get();
   report.utilization = scheduler::ComputeUtilization(sched, slices);
   report.load_seconds = load_seconds;
   report.schedule_seconds = schedule_seconds;
@@ -107,7 +186,9 @@ void AddSimulateCommand(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "simulate",
       "Schedule the pods of a cluster (Nodes, DeviceClasses, ResourceSlices, ResourceClaims, "
-      "ResourceClaimTemplates, DeviceTaintRules, Pods) with the DRA scheduler and report "
+      "ResourceClaimTemplates, DeviceTaintRules, Pods; NodeInventory documents of "
+      "inventory.dra.local/v1alpha1 expand to Nodes with the example driver's slices) with the "
+      "DRA scheduler and report "
       "placements, utilization and why pods stay Pending");
   flags->manifests.Register(*cmd, /*with_gates=*/true);
   cmd->add_option("-o,--output", flags->output, "Output format")
@@ -129,6 +210,12 @@ void AddSimulateCommand(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"met", "timeout"}));
   cmd->add_flag("--no-explain", flags->no_explain,
                 "Skip the allocator's explanation for Pending pods");
+  cmd->add_flag("--prepare", flags->prepare,
+                "After scheduling, prepare each node's claims with the example driver over its "
+                "gRPC sockets, as the kubelet does, and report each container's CDI devices");
+  cmd->add_option("--prepare-timeout", flags->prepare_timeout,
+                  "Seconds the kubelet calls of one node may take with --prepare")
+      ->check(CLI::Range(1, 3600));
   cmd->callback([flags, &exit_code] { exit_code = Run(*flags); });
 }
 

@@ -12,6 +12,7 @@
 #include "dra/api/manifest.h"
 #include "dra/api/validation.h"
 #include "dra/cel/selector_checker.h"
+#include "dra/driver/node_inventory.h"
 
 namespace dra::cli {
 namespace {
@@ -58,6 +59,9 @@ int Run(const ValidateFlags& flags) {
   cel::CelSelectorChecker selector_checker;
   validation.selector_checker = &selector_checker;
   if (int rc = flags.manifests.Prepare(manifest_options, validation.gates); rc != 0) return rc;
+  // NodeInventory documents (dra simulate's) are decoded strictly, not sent
+  // through the API server's validation.
+  manifest_options.extension_groups.emplace_back(driver::kNodeInventoryGroup);
 
   api::ManifestSet set = api::ReadManifests(flags.manifests.files, manifest_options);
   auto namespaces = NamespaceLabels(set);
@@ -146,6 +150,31 @@ int Run(const ValidateFlags& flags) {
       } else if (!flags.quiet) {
         std::cout << Where(doc, decoded.pos) << ": " << kind << " \"" << name << "\" is valid\n";
       }
+    }
+  }
+  for (const api::ExtensionDocument& doc : set.extensions) {
+    Result<driver::NodeInventory> inventory = driver::DecodeNodeInventory(doc);
+    std::string where = doc.source + ": document " + std::to_string(doc.index);
+    if (doc.root.pos.line > 0) where += " (line " + std::to_string(doc.root.pos.line) + ")";
+    if (inventory) {
+      ++valid;
+    } else {
+      ++invalid;
+    }
+    if (as_json) {
+      nlohmann::ordered_json entry = {{"file", doc.source},
+                                      {"document", doc.index},
+                                      {"line", doc.root.pos.line},
+                                      {"kind", doc.kind},
+                                      {"name", inventory ? inventory->name : ""},
+                                      {"valid", inventory.ok()}};
+      if (!inventory) entry["message"] = inventory.error();
+      entry["errors"] = nlohmann::ordered_json::array();
+      report.push_back(entry);
+    } else if (!inventory) {
+      std::cout << where << ": " << inventory.error() << "\n";
+    } else if (!flags.quiet) {
+      std::cout << where << ": NodeInventory \"" << inventory->name << "\" is valid\n";
     }
   }
   const int unreadable = static_cast<int>(set.read_errors.size());

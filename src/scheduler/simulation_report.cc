@@ -24,6 +24,21 @@ void Put(Value& obj, std::string key, Value v) {
   obj.members.push_back({std::move(key), std::move(v), {}});
 }
 
+// Bound pods' prepare results by namespace/name.
+std::unordered_map<std::string, const PreparedPod*> PreparedPods(const PrepareReport* report) {
+  std::unordered_map<std::string, const PreparedPod*> out;
+  if (report != nullptr) {
+    for (const PreparedPod& p : report->pods) out[p.namespace_ + "/" + p.name] = &p;
+  }
+  return out;
+}
+
+std::string Joined(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
+}
+
 std::string Percent(double used, double total) {
   if (total <= 0) return "-";
   char buf[16];
@@ -229,6 +244,7 @@ json::Value SimulationJson(const SimulationReport& report) {
   const Utilization& u = report.utilization;
   Value root = Value::Object();
   Value pods = Value::Array();
+  auto prepared = PreparedPods(report.prepare);
   for (const PodRecord& p : s.pods()) {
     if (p.deleted) continue;
     Value v = Value::Object();
@@ -242,6 +258,25 @@ json::Value SimulationJson(const SimulationReport& report) {
     if (!p.claims.empty()) Put(v, "claims", std::move(claims));
     if (p.waited_for_binding_conditions) Put(v, "bindingConditions", Str("met"));
     if (p.explanation) Put(v, "explanation", ExplanationValue(*p.explanation));
+    if (auto it = prepared.find(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name);
+        p.state == PodState::kBound && it != prepared.end()) {
+      Value containers = Value::Array();
+      for (const PreparedContainer& c : it->second->containers) {
+        Value cv = Value::Object();
+        Put(cv, "name", Str(c.name));
+        if (c.init) Put(cv, "init", Value::Bool(true));
+        Value ids = Value::Array();
+        for (const std::string& id : c.cdi_devices) ids.items.push_back(Str(id));
+        Put(cv, "cdiDevices", std::move(ids));
+        containers.items.push_back(std::move(cv));
+      }
+      Put(v, "containers", std::move(containers));
+      if (!it->second->errors.empty()) {
+        Value errors = Value::Array();
+        for (const std::string& e : it->second->errors) errors.items.push_back(Str(e));
+        Put(v, "prepareErrors", std::move(errors));
+      }
+    }
     pods.items.push_back(std::move(v));
   }
   Put(root, "pods", std::move(pods));
@@ -345,8 +380,32 @@ json::Value SimulationJson(const SimulationReport& report) {
     Put(v, "summary", std::move(sum));
     Put(root, "devicePlugin", std::move(v));
   }
+  if (report.prepare != nullptr) {
+    const PrepareReport& pr = *report.prepare;
+    Value v = Value::Object();
+    Put(v, "nodes", Int(pr.nodes));
+    Put(v, "claimsPrepared", Int(pr.claims_prepared));
+    Put(v, "cdiDevices", Int(pr.cdi_devices));
+    Put(v, "failures", Int(pr.failures));
+    Put(v, "seconds", Num(pr.seconds));
+    Value errors = Value::Array();
+    for (const std::string& e : pr.errors) errors.items.push_back(Str(e));
+    Put(v, "errors", std::move(errors));
+    Put(root, "prepare", std::move(v));
+  }
   return root;
 }
+
+namespace {
+
+std::string PrepareSummaryText(const PrepareReport& pr) {
+  return "Prepared " + std::to_string(pr.claims_prepared) + " claims on " +
+         std::to_string(pr.nodes) + " nodes: " + std::to_string(pr.cdi_devices) +
+         " CDI device IDs, " + std::to_string(pr.failures) + " failures, in " +
+         Fixed(pr.seconds * 1000, 1) + " ms";
+}
+
+}  // namespace
 
 std::string SimulationText(const SimulationReport& report) {
   const Scheduler& s = *report.scheduler;
@@ -426,6 +485,20 @@ std::string SimulationText(const SimulationReport& report) {
       }
       out += "\n";
     }
+  }
+  if (report.prepare != nullptr) {
+    const PrepareReport& pr = *report.prepare;
+    out += "\nPREPARED (CDI devices per container)\n";
+    for (const PreparedPod& p : pr.pods) {
+      out += "  " + p.namespace_ + "/" + p.name + " on " + p.node + "\n";
+      for (const PreparedContainer& c : p.containers) {
+        out += "    " + std::string(c.init ? "init container " : "") + c.name + ": " +
+               (c.cdi_devices.empty() ? "-" : Joined(c.cdi_devices, ", ")) + "\n";
+      }
+      for (const std::string& e : p.errors) out += "    error: " + e + "\n";
+    }
+    for (const std::string& e : pr.errors) out += "  error: " + e + "\n";
+    out += "  " + PrepareSummaryText(pr) + "\n";
   }
   if (report.device_plugin != nullptr) {
     const DevicePluginResult& dp = *report.device_plugin;
@@ -564,6 +637,29 @@ std::string SimulationHtml(const SimulationReport& report) {
            Html(p.node) + "</td><td>" + Html(claims) + "</td></tr>";
   }
   out += "</table>";
+  if (report.prepare != nullptr) {
+    const PrepareReport& pr = *report.prepare;
+    out += "<h2>Prepared devices</h2><p>" + Html(PrepareSummaryText(pr)) +
+           "</p><table><tr><th>Pod</th><th>Node</th><th>Container</th><th>CDI devices</th></tr>";
+    for (const PreparedPod& p : pr.pods) {
+      std::string pod = Html(p.namespace_ + "/" + p.name);
+      for (const PreparedContainer& c : p.containers) {
+        out += "<tr><td>" + pod + "</td><td>" + Html(p.node) + "</td><td>" +
+               Html((c.init ? "init: " : "") + c.name) + "</td><td>" +
+               Html(Joined(c.cdi_devices, ", ")) + "</td></tr>";
+      }
+      for (const std::string& e : p.errors) {
+        out += "<tr><td>" + pod + "</td><td>" + Html(p.node) +
+               "</td><td></td><td class=\"pending\">" + Html(e) + "</td></tr>";
+      }
+    }
+    out += "</table>";
+    if (!pr.errors.empty()) {
+      out += "<ul>";
+      for (const std::string& e : pr.errors) out += "<li class=\"pending\">" + Html(e) + "</li>";
+      out += "</ul>";
+    }
+  }
   if (!s.cluster().warnings.empty()) {
     out += "<h2>Warnings</h2><ul>";
     for (const std::string& w : s.cluster().warnings) out += "<li>" + Html(w) + "</li>";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dra simulate on the example clusters and on bad input: placements, Pending
-# pods with reasons, the JSON and HTML reports, --compare device-plugin.
+# pods with reasons, the JSON and HTML reports, --compare device-plugin,
+# --prepare.
 set -uo pipefail
 dra=$1
 root=$2
@@ -154,6 +155,99 @@ out=$("$dra" simulate -f "$tmp/none.yaml" 2>&1); rc=$?
 [[ $rc -eq 2 && $out == "error: "*"none.yaml"* ]] || fail "missing file: $rc $out"
 out=$("$dra" simulate -f examples/clusters/mixed-fleet -o xml 2>&1); rc=$?
 [[ $rc -eq 2 ]] || fail "bad -o: $rc $out"
+
+# --prepare: every bound pod with claims gets CDI device IDs from the example
+# driver, in the CDI form vendor/class=name, and nothing fails.
+for c in mixed-fleet gpu-nic-aligned partitionable-fleet inventory-fleet; do
+  json=$("$dra" simulate -f "examples/clusters/$c" --prepare -o json); rc=$?
+  [[ $rc -eq 0 ]] || fail "$c --prepare rc $rc"
+  python3 - "$json" "$c" <<'PY' || fail "$c --prepare json"
+import json, re, sys
+r = json.loads(sys.argv[1])
+cluster = sys.argv[2]
+cdi = re.compile(r"^[a-z0-9][a-z0-9.-]*\.[a-z0-9.-]*[a-z0-9]/[a-zA-Z0-9][a-zA-Z0-9_.-]*=[a-zA-Z0-9_.:-]+$")
+bound = [p for p in r["pods"] if p["node"] is not None and p.get("claims")]
+assert bound, cluster
+ids = 0
+for p in bound:
+    assert "prepareErrors" not in p, (cluster, p)
+    devs = [d for c in p["containers"] for d in c["cdiDevices"]]
+    assert devs, (cluster, p)
+    # Each ID names the driver and a device of one of the pod's claims.
+    mine = {(u["driver"], u["device"]) for u in r["devices"]
+            if set(u["claims"]) & set(p["claims"])}
+    for d in devs:
+        assert cdi.match(d), (cluster, d)
+        vendor, name = d.split("=", 1)
+        # <claim uid>-<device>[-<share id>]
+        assert any(vendor == "k8s." + drv + "/claim" and
+                   (name.endswith("-" + dev) or "-" + dev + "-" in name)
+                   for drv, dev in mine), (cluster, d, mine)
+    ids += len(devs)
+s = r["prepare"]
+assert s["failures"] == 0 and s["errors"] == [], (cluster, s)
+assert s["nodes"] == len({p["node"] for p in bound}), (cluster, s)
+assert s["claimsPrepared"] >= 1 and s["cdiDevices"] >= 1, (cluster, s)
+PY
+done
+out=$("$dra" simulate -f examples/clusters/gpu-nic-aligned --prepare); rc=$?
+[[ $rc -eq 0 && $out == *"PREPARED (CDI devices per container)"* &&
+   $out == *"main: k8s.gpu.example.com/claim="*"k8s.nic.example.com/claim="* &&
+   $out == *"Prepared 12 claims on "*" 0 failures"* ]] ||
+  fail "gpu-nic-aligned --prepare text: $rc ${out: -600}"
+"$dra" simulate -f examples/clusters/partitionable-fleet --prepare -o html > "$tmp/p.html"
+grep -q '<h2>Prepared devices</h2>' "$tmp/p.html" || fail "html lacks the prepared devices"
+# A device the driver does not serve: the pod's claim fails with the driver's error.
+cat > "$tmp/ghost.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: ghost-slice}
+spec:
+  driver: gpu.example.com
+  nodeName: ghost-node
+  pool: {name: ghost-node, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: ghost, namespace: default, uid: 0b9f5c3e-1111-4222-8333-944445555666}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: ghost-node, device: gpu-7}
+  reservedFor:
+  - {resource: pods, name: haunted, uid: 7c9e6679-7425-40de-944b-e07fc1f90ae7}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: haunted, namespace: default, uid: 7c9e6679-7425-40de-944b-e07fc1f90ae7}
+spec:
+  nodeName: ghost-node
+  containers:
+  - name: c
+    resources:
+      claims: [{name: g}]
+  resourceClaims:
+  - {name: g, resourceClaimName: ghost}
+YAML
+json=$("$dra" simulate -f "$tmp/ghost.yaml" --prepare -o json); rc=$?
+[[ $rc -eq 0 ]] || fail "ghost --prepare rc $rc"
+python3 - "$json" <<'PY' || fail "ghost --prepare json: ${json:0:1500}"
+import json, sys
+r = json.loads(sys.argv[1])
+p = [p for p in r["pods"] if p["name"] == "haunted"][0]
+assert p["node"] == "ghost-node", p
+assert p["containers"] == [], p
+assert "device ghost-node/gpu-7 of request gpu is not a device of this driver on node ghost-node" in p["prepareErrors"][0], p
+assert r["prepare"]["failures"] == 1, r["prepare"]
+PY
 
 # Every generated workload simulates to completion (scaled down).
 for w in $("$dra" gen workload --list | cut -f1); do

@@ -23,8 +23,19 @@ struct ManifestReadError {
   std::string message;  // "line L, column C: ..." for syntax errors
 };
 
+// A document of one of ManifestOptions::extension_groups, not decoded here:
+// the caller that asked for that group interprets it.
+struct ExtensionDocument {
+  std::string source;
+  int index = 0;
+  std::string api_version;  // "<group>/<version>"
+  std::string kind;
+  json::Value root;  // the whole document
+};
+
 struct ManifestSet {
   std::vector<ManifestDocument> documents;
+  std::vector<ExtensionDocument> extensions;
   std::vector<ManifestReadError> read_errors;
 };
 
@@ -33,6 +44,11 @@ struct ManifestOptions {
   // A file larger than this is refused rather than read.
   std::size_t max_file_bytes = std::size_t{1} << 30;
   DecodeOptions decode;
+  // API groups of the caller's own kinds (e.g. "inventory.dra.example"):
+  // top-level documents whose apiVersion is in one of them go to
+  // ManifestSet::extensions as trees instead of failing with "no matches for
+  // kind". Kinds of other groups are decoded (or rejected) as usual.
+  std::vector<std::string> extension_groups;
 };
 
 // Reads every path ("-" = standard input). Unreadable files and syntax errors

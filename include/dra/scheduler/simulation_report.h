@@ -49,12 +49,37 @@ struct Utilization {
 Utilization ComputeUtilization(const Scheduler& scheduler,
                                const std::vector<api::ResourceSlice>& slices);
 
+// `--prepare`: the kubelet's part on every node (docs/SIMULATE.md), filled in
+// by the driver layer's node agent simulation.
+struct PreparedContainer {
+  std::string name;
+  bool init = false;
+  std::vector<std::string> cdi_devices;
+};
+
+struct PreparedPod {
+  std::string namespace_, name, node;
+  std::vector<PreparedContainer> containers;  // empty when the pod could not start
+  std::vector<std::string> errors;            // why its claims were not prepared
+};
+
+struct PrepareReport {
+  std::vector<PreparedPod> pods;    // bound pods with claims
+  std::vector<std::string> errors;  // "<node>: <message>", not tied to one pod
+  std::int64_t nodes = 0;           // nodes with pods that have claims
+  std::int64_t claims_prepared = 0;
+  std::int64_t cdi_devices = 0;
+  std::int64_t failures = 0;
+  double seconds = 0;
+};
+
 struct SimulationReport {
   const Scheduler* scheduler = nullptr;
   Utilization utilization;
   double load_seconds = 0;
   double schedule_seconds = 0;
   const DevicePluginResult* device_plugin = nullptr;  // --compare device-plugin
+  const PrepareReport* prepare = nullptr;             // --prepare
 };
 
 json::Value SimulationJson(const SimulationReport& report);

@@ -1,0 +1,462 @@
+#include "dra/driver/node_agent_simulation.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "dra/driver/kubelet_client.h"
+#include "dra/driver/plugin.h"
+#include "driver/example/example_driver.h"
+
+namespace dra::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Claims by namespace/name; copies, read concurrently by the plugin.
+class MemoryClaimSource : public ClaimSource {
+ public:
+  explicit MemoryClaimSource(const std::map<std::string, api::ResourceClaim>& claims)
+      : claims_(claims) {}
+  Result<api::ResourceClaim> Get(const std::string& namespace_, const std::string& name) override {
+    auto it = claims_.find(namespace_ + "/" + name);
+    if (it == claims_.end())
+      return Error{"ResourceClaim " + namespace_ + "/" + name + " not found"};
+    return it->second;
+  }
+
+ private:
+  const std::map<std::string, api::ResourceClaim>& claims_;
+};
+
+// Keeps what the plugin publishes; nothing reads it back but the plugin.
+class MemorySlicePublisher : public SlicePublisher {
+ public:
+  Result<std::vector<api::ResourceSlice>> List() override {
+    std::lock_guard lock(mu_);
+    return slices_;
+  }
+  Status Publish(const std::vector<api::ResourceSlice>& slices) override {
+    std::lock_guard lock(mu_);
+    slices_ = slices;
+    return {};
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<api::ResourceSlice> slices_;
+};
+
+// A private directory tree, removed on destruction.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& parent) {
+    std::string tmpl = parent + "/dra-sim-XXXXXX";
+    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// One driver's example plugin on the node and the kubelet's client of it.
+// Members are destroyed in reverse order: client, plugin (stopped), driver,
+// directory.
+struct DriverInstance {
+  std::string name;
+  std::unique_ptr<TempDir> dir;
+  std::unique_ptr<example::ExampleDriver> driver;
+  std::unique_ptr<MemoryClaimSource> claims;
+  MemorySlicePublisher publisher;
+  std::unique_ptr<Plugin> plugin;
+  std::unique_ptr<KubeletClient> client;
+  std::string error;  // why the driver is not usable; empty = registered
+};
+
+// The kubelet's claim info cache entry (spec 4.2).
+struct ClaimState {
+  std::string key;  // namespace/name
+  ClaimReference ref;
+  std::set<std::string> drivers;
+  std::set<std::string> pods;  // pods using it and not yet terminated
+  bool prepared = false;
+  // Drivers that prepared it (to be unprepared), with their devices.
+  std::map<std::string, std::vector<PreparedDeviceIds>> devices;
+};
+
+// UIDs name CDI devices and spec files; one that cannot (empty, or a
+// synthetic one such as "extended-resources/<pod uid>") is replaced in the
+// copy the driver sees.
+std::string UsableUid(const api::ResourceClaim& claim) {
+  const std::string& uid = claim.metadata.uid;
+  bool ok = !uid.empty() && std::all_of(uid.begin(), uid.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+  if (ok) return uid;
+  std::string out = "sim-" + claim.metadata.namespace_ + "-" + claim.metadata.name;
+  for (char& c : out) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '-';
+  }
+  return out;
+}
+
+// Concatenates the parts with one allocation (messages built in loops).
+std::string Cat(std::initializer_list<std::string_view> parts) {
+  std::size_t n = 0;
+  for (std::string_view p : parts) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (std::string_view p : parts) out += p;
+  return out;
+}
+
+std::string ClaimKey(const api::ResourceClaim& c) {
+  return c.metadata.namespace_ + "/" + c.metadata.name;
+}
+
+bool ReservedForPod(const api::ResourceClaim& claim, const api::Pod& pod) {
+  for (const api::ResourceClaimConsumerReference& r : claim.status.reserved_for) {
+    if (r.resource != "pods") continue;
+    if (!pod.metadata.uid.empty() ? r.uid == pod.metadata.uid : r.name == pod.metadata.name) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool HasResource(const api::Container& c, const std::string& resource) {
+  auto nonzero = [&](const api::ResourceList& l) {
+    auto it = l.find(resource);
+    return it != l.end() && !it->second.IsZero();
+  };
+  return nonzero(c.resources.requests) || nonzero(c.resources.limits);
+}
+
+// The slices the driver serves on the node (see NodeAgentInput::slices).
+std::vector<api::ResourceSlice> DriverSlices(const std::vector<api::ResourceSlice>& all,
+                                             const std::string& driver, const std::string& node,
+                                             const std::set<std::string>& allocated_pools) {
+  std::vector<api::ResourceSlice> out;
+  for (const api::ResourceSlice& s : all) {
+    if (s.spec.driver != driver) continue;
+    bool local = s.spec.node_name && *s.spec.node_name == node;
+    bool used = !s.spec.node_name && allocated_pools.contains(s.spec.pool.name);
+    if (local || used) out.push_back(s);
+  }
+  return out;
+}
+
+std::string TempParent(const NodeAgentOptions& options) {
+  if (!options.temp_directory.empty()) return options.temp_directory;
+  if (const char* tmpdir = std::getenv("TMPDIR"); tmpdir != nullptr && *tmpdir != '\0') {
+    return tmpdir;
+  }
+  if (::access("/dev/shm", W_OK | X_OK) == 0) return "/dev/shm";
+  return "/tmp";
+}
+
+void StartDriver(DriverInstance& d, const std::string& node, std::vector<api::ResourceSlice> slices,
+                 const std::map<std::string, api::ResourceClaim>& claims,
+                 const NodeAgentOptions& options) {
+  const std::string parent = TempParent(options);
+  d.dir = std::make_unique<TempDir>(parent);
+  if (d.dir->path().empty()) {
+    d.error = "cannot create a temporary directory in " + parent;
+    return;
+  }
+  const std::string& root = d.dir->path();
+  std::error_code ec;
+  for (const char* sub : {"/reg", "/plugins", "/cdi"}) fs::create_directories(root + sub, ec);
+  if (ec) {
+    d.error = "cannot create directories in " + root + ": " + ec.message();
+    return;
+  }
+  example::ExampleDriverOptions driver_options;
+  driver_options.driver_name = d.name;
+  driver_options.node_name = node;
+  driver_options.inventory_slices = std::move(slices);
+  if (Status s = example::ValidateExampleDriverOptions(driver_options); !s) {
+    d.error = "example driver: " + s.error();
+    return;
+  }
+  d.driver = std::make_unique<example::ExampleDriver>(std::move(driver_options));
+  d.claims = std::make_unique<MemoryClaimSource>(claims);
+  PluginOptions plugin_options;
+  plugin_options.driver_name = d.name;
+  plugin_options.node_name = node;
+  plugin_options.registrar_directory = root + "/reg";
+  plugin_options.plugins_directory = root + "/plugins";
+  plugin_options.cdi_root = root + "/cdi";
+  Result<std::unique_ptr<Plugin>> plugin =
+      Plugin::Start(*d.driver, *d.claims, d.publisher, plugin_options);
+  if (!plugin) {
+    d.error = "start: " + plugin.error();
+    return;
+  }
+  d.plugin = std::move(*plugin);
+  // The kubelet's side from here on: only the registration directory is known.
+  Result<std::string> socket = FindRegistrationSocket(plugin_options.registrar_directory, d.name);
+  if (!socket) {
+    d.error = socket.error();
+    return;
+  }
+  d.client = std::make_unique<KubeletClient>(*socket);
+  if (Status s = d.client->Register(); !s) d.error = "registration: " + s.error();
+}
+
+// Claim files the driver left in its CDI directory (should be none after
+// everything was unprepared).
+std::vector<std::string> LeftoverCdiFiles(const DriverInstance& d) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(d.dir->path() + "/cdi", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    out.push_back(it->path().filename().string());
+  }
+  return out;
+}
+
+}  // namespace
+
+NodeAgentResult SimulateNodeAgent(const NodeAgentInput& input, const NodeAgentOptions& options) {
+  auto start = Clock::now();
+  const auto deadline = start + options.node_timeout;
+  NodeAgentResult result;
+  result.node = input.node_name;
+
+  // The cache and the copies of the claims the drivers read.
+  std::map<std::string, api::ResourceClaim> copies;
+  std::map<std::string, ClaimState> cache;
+  std::map<std::string, std::set<std::string>> pools_by_driver;
+  auto add_claim = [&](const api::ResourceClaim* c) {
+    if (c == nullptr || copies.contains(ClaimKey(*c))) return;
+    api::ResourceClaim copy = *c;
+    copy.metadata.uid = UsableUid(*c);
+    ClaimState& state = cache[ClaimKey(*c)];
+    state.key = ClaimKey(*c);
+    state.ref = {copy.metadata.namespace_, copy.metadata.name, copy.metadata.uid};
+    if (c->status.allocation) {
+      for (const api::DeviceRequestAllocationResult& r : c->status.allocation->devices.results) {
+        state.drivers.insert(r.driver);
+        pools_by_driver[r.driver].insert(r.pool);
+      }
+    }
+    copies.emplace(ClaimKey(*c), std::move(copy));
+  };
+  // Claims of each pod, in pod.spec.resourceClaims order (the extended
+  // resource claim last).
+  std::vector<std::vector<const api::ResourceClaim*>> pod_claims;
+  for (const NodeAgentPod& p : input.pods) {
+    std::vector<const api::ResourceClaim*> list;
+    for (const api::PodResourceClaim& pc : p.pod->spec.resource_claims) {
+      auto it = p.claims.find(pc.name);
+      if (it != p.claims.end() && it->second != nullptr) list.push_back(it->second);
+    }
+    if (p.extended_resource_claim != nullptr) list.push_back(p.extended_resource_claim);
+    for (const api::ResourceClaim* c : list) add_claim(c);
+    pod_claims.push_back(std::move(list));
+  }
+
+  std::map<std::string, std::unique_ptr<DriverInstance>> drivers;
+  for (const auto& [name, pools] : pools_by_driver) {
+    auto d = std::make_unique<DriverInstance>();
+    d->name = name;
+    static const std::vector<api::ResourceSlice> kNone;
+    StartDriver(*d, input.node_name,
+                DriverSlices(input.slices ? *input.slices : kNone, name, input.node_name, pools),
+                copies, options);
+    if (!d->error.empty()) result.errors.push_back(Cat({"driver ", name, ": ", d->error}));
+    result.drivers.push_back(name);
+    drivers.emplace(name, std::move(d));
+  }
+
+  std::set<std::string> failed_claims;
+  // Prepare, pod by pod (spec 4.4).
+  for (std::size_t i = 0; i < input.pods.size(); ++i) {
+    const api::Pod& pod = *input.pods[i].pod;
+    if (pod_claims[i].empty()) continue;
+    NodeAgentPodResult pr;
+    pr.namespace_ = pod.metadata.namespace_;
+    pr.name = pod.metadata.name;
+    const std::string pod_label = Cat({pr.namespace_, "/", pr.name});
+    // Validation pass; nothing is cached for a pod that fails it.
+    for (const api::ResourceClaim* c : pod_claims[i]) {
+      const std::string key = ClaimKey(*c);
+      if (!ReservedForPod(*c, pod)) {
+        pr.errors.push_back(Cat({"pod ", pod_label, " is not allowed to use ResourceClaim ", key}));
+      } else if (!c->status.allocation) {
+        pr.errors.push_back(Cat({"ResourceClaim ", key, " is not allocated"}));
+      } else {
+        for (const std::string& d : cache[key].drivers) {
+          if (!drivers.at(d)->error.empty()) {
+            pr.errors.push_back(
+                Cat({"ResourceClaim ", key, ": DRA driver ", d, " is not registered"}));
+          }
+        }
+      }
+      if (!pr.errors.empty()) failed_claims.insert(key);
+    }
+    if (pr.errors.empty()) {
+      std::map<std::string, std::vector<ClaimState*>> batches;
+      for (const api::ResourceClaim* c : pod_claims[i]) {
+        ClaimState& state = cache[ClaimKey(*c)];
+        state.pods.insert(pod_label);
+        if (state.prepared) continue;
+        for (const std::string& d : state.drivers) batches[d].push_back(&state);
+      }
+      std::set<ClaimState*> processed;
+      for (const auto& [driver, states] : batches) {
+        std::vector<ClaimReference> refs;
+        for (ClaimState* s : states) {
+          refs.push_back(s->ref);
+          processed.insert(s);
+        }
+        auto answers = drivers.at(driver)->client->NodePrepareResources(refs, deadline);
+        if (!answers) {
+          pr.errors.push_back(Cat({"DRA driver ", driver, ": ", answers.error()}));
+          for (ClaimState* s : states) failed_claims.insert(s->key);
+          continue;
+        }
+        for (ClaimState* s : states) {
+          const ClaimPrepareResult& a = answers->at(s->ref.uid);
+          if (!a.error.empty()) {
+            pr.errors.push_back(
+                Cat({"ResourceClaim ", s->key, ": DRA driver ", driver, ": ", a.error}));
+            failed_claims.insert(s->key);
+            continue;
+          }
+          // Replaced, not appended, so a retried batch does not duplicate.
+          s->devices[driver] = a.devices;
+        }
+      }
+      if (pr.errors.empty()) {
+        for (ClaimState* s : processed) {
+          s->prepared = true;
+          ++result.claims_prepared;
+          for (const auto& [driver, devices] : s->devices) {
+            for (const PreparedDeviceIds& d : devices) {
+              result.cdi_device_ids += static_cast<std::int64_t>(d.cdi_device_ids.size());
+            }
+          }
+        }
+      }
+    }
+    if (pr.errors.empty()) {
+      // Spec 4.5: each container's CDI IDs, init containers first.
+      const NodeAgentPod& in = input.pods[i];
+      auto add = [&](const api::Container& c, bool init) {
+        ContainerCdiDevices out{c.name, init, {}};
+        for (const api::ContainerResourceClaim& ref : c.resources.claims) {
+          auto it = in.claims.find(ref.name);
+          if (it == in.claims.end() || it->second == nullptr) continue;
+          for (const auto& [driver, devices] : cache[ClaimKey(*it->second)].devices) {
+            for (const PreparedDeviceIds& d : devices) {
+              bool wanted = ref.request.empty() || d.request_names.empty() ||
+                            std::find(d.request_names.begin(), d.request_names.end(),
+                                      ref.request) != d.request_names.end();
+              if (wanted) {
+                out.cdi_device_ids.insert(out.cdi_device_ids.end(), d.cdi_device_ids.begin(),
+                                          d.cdi_device_ids.end());
+              }
+            }
+          }
+        }
+        if (in.extended_resource_claim != nullptr && pod.status.extended_resource_claim_status) {
+          const ClaimState& state = cache[ClaimKey(*in.extended_resource_claim)];
+          for (const api::ContainerExtendedResourceRequest& m :
+               pod.status.extended_resource_claim_status->request_mappings) {
+            if (m.container_name != c.name || !HasResource(c, m.resource_name)) continue;
+            for (const auto& [driver, devices] : state.devices) {
+              for (const PreparedDeviceIds& d : devices) {
+                if (std::find(d.request_names.begin(), d.request_names.end(), m.request_name) ==
+                    d.request_names.end()) {
+                  continue;
+                }
+                out.cdi_device_ids.insert(out.cdi_device_ids.end(), d.cdi_device_ids.begin(),
+                                          d.cdi_device_ids.end());
+              }
+            }
+          }
+        }
+        pr.containers.push_back(std::move(out));
+      };
+      for (const api::Container& c : pod.spec.init_containers) add(c, true);
+      for (const api::Container& c : pod.spec.containers) add(c, false);
+    }
+    result.pods.push_back(std::move(pr));
+  }
+  result.failures += static_cast<std::int64_t>(failed_claims.size());
+
+  // Unprepare as the pods terminate, in the same order (spec 4.6): a claim
+  // goes to its drivers when its last pod is gone. Cleanup gets a few
+  // seconds even when preparing used up the node's time.
+  const auto cleanup_deadline = std::max(deadline, Clock::now() + std::chrono::seconds(10));
+  for (std::size_t i = 0; i < input.pods.size(); ++i) {
+    const api::Pod& pod = *input.pods[i].pod;
+    const std::string pod_label = Cat({pod.metadata.namespace_, "/", pod.metadata.name});
+    std::map<std::string, std::vector<ClaimState*>> batches;
+    for (const api::ResourceClaim* c : pod_claims[i]) {
+      ClaimState& state = cache[ClaimKey(*c)];
+      if (state.pods.erase(pod_label) == 0 || !state.pods.empty()) continue;
+      for (const auto& [driver, devices] : state.devices) batches[driver].push_back(&state);
+    }
+    for (const auto& [driver, states] : batches) {
+      std::vector<ClaimReference> refs;
+      for (ClaimState* s : states) refs.push_back(s->ref);
+      auto answers = drivers.at(driver)->client->NodeUnprepareResources(refs, cleanup_deadline);
+      if (!answers) {
+        result.errors.push_back(Cat({"DRA driver ", driver, ": ", answers.error()}));
+        ++result.failures;
+        continue;
+      }
+      for (ClaimState* s : states) {
+        const std::string& error = answers->at(s->ref.uid);
+        if (!error.empty()) {
+          result.errors.push_back(
+              Cat({"unprepare ResourceClaim ", s->key, ": DRA driver ", driver, ": ", error}));
+          ++result.failures;
+        }
+      }
+    }
+  }
+
+  for (auto& [name, d] : drivers) {
+    if (d->plugin) {
+      d->client.reset();
+      d->plugin->Stop();
+      std::vector<std::string> left = LeftoverCdiFiles(*d);
+      if (!left.empty()) {
+        std::string files;
+        for (const std::string& f : left) files += (files.empty() ? "" : ", ") + f;
+        result.errors.push_back(
+            Cat({"driver ", name, ": CDI spec files left after unprepare: ", files}));
+        ++result.failures;
+      }
+    }
+    if (!d->error.empty()) ++result.failures;
+  }
+  drivers.clear();
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace dra::driver
