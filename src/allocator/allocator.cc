@@ -1,5 +1,7 @@
 #include "dra/allocator/allocator.h"
 
+#include <mutex>
+
 #include "allocator/allocated_state.h"
 #include "allocator/claim_plan.h"
 #include "allocator/explain.h"
@@ -30,17 +32,18 @@ Features Features::FromGates(const api::FeatureGates& gates) {
 
 struct Allocator::Impl {
   explicit Impl(Snapshot snapshot)
-      : inventory(std::move(snapshot)),
-        selectors(inventory, cache),
-        nodes(inventory),
-        in_use(MakeState()) {}
+      : inventory(std::move(snapshot)), selectors(inventory, cache), nodes(inventory) {}
 
-  AllocatedState::Impl MakeState() {
-    AllocatedState::Impl state(inventory);
-    for (const api::ResourceClaim& claim : inventory.snapshot().allocated_claims) {
-      if (claim.status.allocation) state.Apply(*claim.status.allocation, true);
-    }
-    return state;
+  // Built on first use: callers that pass their own state (the scheduler)
+  // never pay for it.
+  const AllocatedState::Impl& DefaultState() {
+    std::call_once(in_use_once, [&] {
+      in_use = std::make_unique<AllocatedState::Impl>(inventory);
+      for (const api::ResourceClaim& claim : inventory.snapshot().allocated_claims) {
+        if (claim.status.allocation) in_use->Apply(*claim.status.allocation, true);
+      }
+    });
+    return *in_use;
   }
 
   Inventory inventory;
@@ -49,7 +52,8 @@ struct Allocator::Impl {
   SelectorCache selectors;
   NodePoolsCache nodes;
   // The snapshot's allocated claims, for calls without an explicit state.
-  AllocatedState::Impl in_use;
+  std::once_flag in_use_once;
+  std::unique_ptr<AllocatedState::Impl> in_use;
 };
 
 Allocator::Allocator(Snapshot snapshot) : impl_(std::make_unique<Impl>(std::move(snapshot))) {}
@@ -59,8 +63,9 @@ const Features& Allocator::features() const { return impl_->inventory.features()
 
 std::size_t Allocator::MemoryBytes() const {
   // Per-node pool lists are small and not counted.
-  return impl_->inventory.bytes() + impl_->selectors.bytes() +
-         impl_->in_use.exclusive.capacity() * sizeof(std::uint32_t) * 2;
+  std::size_t state = 0;
+  if (impl_->in_use) state = impl_->in_use->exclusive.capacity() * sizeof(std::uint32_t) * 2;
+  return impl_->inventory.bytes() + impl_->selectors.bytes() + state;
 }
 
 std::vector<std::uint32_t> Allocator::VisiblePools(const api::Node& node) const {
@@ -86,7 +91,7 @@ AllocatedState Allocator::NewAllocatedState(std::span<const api::ResourceClaim> 
 AllocateResult Allocator::Allocate(const api::Node& node,
                                    std::span<const api::ResourceClaim> claims,
                                    const AllocateOptions& options) const {
-  return Run(node, claims, impl_->in_use, options);
+  return Run(node, claims, impl_->DefaultState(), options);
 }
 
 AllocateResult Allocator::Allocate(const api::Node& node,

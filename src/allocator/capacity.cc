@@ -1,6 +1,7 @@
 #include "allocator/capacity.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace dra::allocator {
 namespace {
@@ -110,13 +111,13 @@ Result<api::Quantity> RoundUpToStep(const api::Quantity& requested,
 std::string Quoted(const std::string& name) { return "\"" + name + "\""; }
 
 // What one pick consumes of every capacity of the device (spec 11.1).
-Result<CapacityMap> ConsumptionOfAll(const api::Device& device, const CapacityMap* requests,
+Result<CapacityMap> ConsumptionOfAll(DeviceCapacities device, const CapacityMap* requests,
                                      bool fractional) {
   CapacityMap out;
-  for (const auto& [name, capacity] : device.capacity) {
-    Result<api::Quantity> v = Consumption(capacity, Requested(requests, name), fractional);
-    if (!v.ok()) return Error{"capacity " + Quoted(name) + ": " + v.error()};
-    out.emplace(name, std::move(*v));
+  for (const NamedCapacity* c : device) {
+    Result<api::Quantity> v = Consumption(c->capacity, Requested(requests, c->name), fractional);
+    if (!v.ok()) return Error{"capacity " + Quoted(c->name) + ": " + v.error()};
+    out.emplace(c->name, std::move(*v));
   }
   return out;
 }
@@ -144,20 +145,24 @@ Result<api::Quantity> Consumption(const api::DeviceCapacity& capacity,
   return *requested;
 }
 
-Result<bool> CapacityFits(const api::Device& device, const CapacityMap* requests,
+Result<bool> CapacityFits(DeviceCapacities device, const CapacityMap* requests,
                           const CapacityMap* aggregated, const CapacityMap* picking,
                           bool fractional) {
   if (requests != nullptr) {
-    for (const auto& [name, _] : *requests) {
-      if (!device.capacity.count(name)) return false;
+    for (const auto& request : *requests) {
+      const std::string& name = request.first;
+      if (std::none_of(device.begin(), device.end(),
+                       [&](const NamedCapacity* c) { return c->name == name; })) {
+        return false;
+      }
     }
   }
-  if (device.capacity.empty()) return true;  // nothing to consume
+  if (device.empty()) return true;  // nothing to consume
   // Nothing requested, nothing consumed yet, no policy, no negative value:
   // each capacity is consumed whole, which always fits.
   if (requests == nullptr && aggregated == nullptr && picking == nullptr &&
-      std::none_of(device.capacity.begin(), device.capacity.end(), [](const auto& c) {
-        return c.second.request_policy.has_value() || c.second.value.Sign() < 0;
+      std::none_of(device.begin(), device.end(), [](const NamedCapacity* c) {
+        return c->capacity.request_policy.has_value() || c->capacity.value.Sign() < 0;
       })) {
     return true;
   }
@@ -166,16 +171,28 @@ Result<bool> CapacityFits(const api::Device& device, const CapacityMap* requests
   for (const auto& [name, v] : *consumed) {
     if (v.Sign() < 0) return Error{"capacity " + Quoted(name) + ": capacity value is negative"};
   }
-  for (const auto& [name, capacity] : device.capacity) {
-    const api::Quantity& v = consumed->at(name);
-    if (ViolatesPolicy(capacity, v, fractional)) return false;
-    api::Quantity total = Get(aggregated, name).Add(v).Add(Get(picking, name));
-    if (total.Compare(capacity.value) > 0) return false;
+  for (const NamedCapacity* c : device) {
+    const api::Quantity& v = consumed->at(c->name);
+    if (ViolatesPolicy(c->capacity, v, fractional)) return false;
+    api::Quantity total = Get(aggregated, c->name).Add(v).Add(Get(picking, c->name));
+    if (total.Compare(c->capacity.value) > 0) return false;
   }
   return true;
 }
 
-Result<CapacityMap> ConsumedCapacity(const api::Device& device, const CapacityMap* requests,
+Result<bool> CapacityFits(const api::Device& device, const CapacityMap* requests,
+                          const CapacityMap* aggregated, const CapacityMap* picking,
+                          bool fractional) {
+  std::vector<NamedCapacity> owned;
+  owned.reserve(device.capacity.size());
+  for (const auto& [name, capacity] : device.capacity) owned.push_back({name, capacity, {}, {}});
+  std::vector<const NamedCapacity*> list;
+  list.reserve(owned.size());
+  for (const NamedCapacity& c : owned) list.push_back(&c);
+  return CapacityFits(DeviceCapacities(list), requests, aggregated, picking, fractional);
+}
+
+Result<CapacityMap> ConsumedCapacity(DeviceCapacities device, const CapacityMap* requests,
                                      bool fractional) {
   return ConsumptionOfAll(device, requests, fractional);
 }

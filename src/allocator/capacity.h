@@ -4,7 +4,9 @@
 #pragma once
 
 #include <map>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "dra/api/resource.h"
 #include "dra/util/result.h"
@@ -13,6 +15,17 @@ namespace dra::allocator {
 
 // capacity name -> quantity
 using CapacityMap = std::map<std::string, api::Quantity>;
+
+// One capacity of a device as published. Never moves once made: `domain`
+// and `id`, CEL's split of the name, point into it or the driver's name.
+struct NamedCapacity {
+  std::string name;
+  api::DeviceCapacity capacity;
+  std::string_view domain;
+  std::string_view id;
+};
+// A device's capacities in name order.
+using DeviceCapacities = std::span<const NamedCapacity* const>;
 
 // Spec 11.1: the policy default or the whole value when nothing is requested;
 // otherwise the request rounded up by the policy's range or valid values.
@@ -27,12 +40,15 @@ Result<api::Quantity> Consumption(const api::DeviceCapacity& capacity,
 // (earlier allocations) and `picking` (this call) may be null (nothing used).
 // Errors: a consumption that cannot be computed, or a negative one
 // ("capacity \"<name>\": ...").
+Result<bool> CapacityFits(DeviceCapacities device, const CapacityMap* requests,
+                          const CapacityMap* aggregated, const CapacityMap* picking,
+                          bool fractional);
 Result<bool> CapacityFits(const api::Device& device, const CapacityMap* requests,
                           const CapacityMap* aggregated, const CapacityMap* picking,
                           bool fractional);
 
 // Every capacity of the device with what one pick consumes of it.
-Result<CapacityMap> ConsumedCapacity(const api::Device& device, const CapacityMap* requests,
+Result<CapacityMap> ConsumedCapacity(DeviceCapacities device, const CapacityMap* requests,
                                      bool fractional);
 
 }  // namespace dra::allocator

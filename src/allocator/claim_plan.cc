@@ -40,7 +40,8 @@ class Planner {
       }
       if (!f.consumable_capacity && !inv_.stable()) {
         constexpr char kDisabled[] =
-            "has capacity requests, but the DRAConsumableCapacity feature is disabled";
+            "has capacity requests, but the DRAConsumableCapacity feature is "
+            "disabled";
         if (req.exactly && req.exactly->capacity) return Error{prefix() + kDisabled};
         for (const api::DeviceSubRequest& sub : req.first_available) {
           if (sub.capacity) {
@@ -155,28 +156,28 @@ class Planner {
     for (const Pool& p : pools_.pools) {
       const PoolName& name = inv_.pool_name(p.pool);
       if (p.incomplete) {
-        return Error{prefix + "asks for all devices, but resource pool " + name.driver + "/" +
-                     name.name + " is currently being updated"};
+        return Error{prefix + "asks for all devices, but resource pool " +
+                     std::string(name.driver) + "/" + name.name + " is currently being updated"};
       }
       if (p.invalid) {
-        return Error{prefix + "asks for all devices, but resource pool " + name.driver + "/" +
-                     name.name + " is currently invalid"};
+        return Error{prefix + "asks for all devices, but resource pool " +
+                     std::string(name.driver) + "/" + name.name + " is currently invalid"};
       }
       for (; slot < scan_.devices.size() && scan_.pools[slot] == &p; ++slot) {
         Index d = scan_.devices[slot];
         Result<bool> ok = selection_.Selectable(e, claim, slot);
         if (!ok.ok()) return Error{ok.error()};
-        // Devices whose capacity cannot serve the entry are left out (spec 4.4).
-        // Capacity is checked against the device alone here; what claims in
-        // use and earlier picks consume is checked when the device is picked.
+        // Devices whose capacity cannot serve the entry are left out
+        // (spec 4.4). Capacity is checked against the device alone here; what
+        // claims in use and earlier picks consume is checked when the device is
+        // picked.
         if (!*ok) continue;
         if (inv_.features().consumable_capacity) {
-          const api::Device& device = *inv_.devices()[d].device;
-          Result<bool> fits = CapacityFits(device, e.capacity_requests, nullptr, nullptr,
-                                           inv_.features().fractional_capacity_range);
+          Result<bool> fits = CapacityFits(inv_.table().capacities(d), e.capacity_requests, nullptr,
+                                           nullptr, inv_.features().fractional_capacity_range);
           if (!fits.ok()) {
-            return Error{prefix + "checking capacity for device " + device.name + ": " +
-                         fits.error()};
+            return Error{prefix + "checking capacity for device " +
+                         std::string(inv_.devices()[d].name) + ": " + fits.error()};
           }
           if (!*fits) continue;
         }

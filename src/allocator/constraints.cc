@@ -8,7 +8,8 @@ namespace {
 
 enum class ScalarType { kNone, kString, kInt, kBool, kVersion };
 
-// The first scalar value present, in upstream's order: string, int, bool, version.
+// The first scalar value present, in upstream's order: string, int, bool,
+// version.
 ScalarType FirstScalar(const api::DeviceAttribute& a) {
   if (a.string_value) return ScalarType::kString;
   if (a.int_value) return ScalarType::kInt;
@@ -80,15 +81,20 @@ std::vector<std::string> Intersect(const std::vector<std::string>& a,
 
 }  // namespace
 
-const api::DeviceAttribute* LookupAttribute(const api::Device& device, const std::string& driver,
-                                            const std::string& name) {
-  if (auto it = device.attributes.find(name); it != device.attributes.end()) return &it->second;
+const api::DeviceAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
+                                            std::string_view driver, const std::string& name) {
+  auto find = [&](std::string_view n) -> const api::DeviceAttribute* {
+    for (const NamedAttribute* a : device) {
+      if (a->name == n) return &a->attribute;
+    }
+    return nullptr;
+  };
+  if (const api::DeviceAttribute* a = find(name)) return a;
   std::size_t slash = name.find('/');
   if (slash == std::string::npos || std::string_view(name).substr(0, slash) != driver) {
     return nullptr;
   }
-  auto it = device.attributes.find(name.substr(slash + 1));
-  return it == device.attributes.end() ? nullptr : &it->second;
+  return find(std::string_view(name).substr(slash + 1));
 }
 
 bool Constraint::InScope(const Entry& entry) const {
@@ -136,9 +142,10 @@ bool Constraint::DistinctFromAccepted(const api::DeviceAttribute& attr) const {
   return true;
 }
 
-bool Constraint::Add(const Entry& entry, const api::Device& device, const std::string& driver) {
+bool Constraint::Add(const Entry& entry, const Inventory& inventory, Index device) {
   if (!InScope(entry)) return true;
-  const api::DeviceAttribute* attr = LookupAttribute(device, driver, plan_.attribute);
+  const api::DeviceAttribute* attr = LookupAttribute(inventory.table().attributes(device),
+                                                     inventory.driver(device), plan_.attribute);
   if (attr == nullptr) return false;
   if (plan_.distinct ? !DistinctFromAccepted(*attr) : !AddMatch(*attr)) return false;
   accepted_.push_back(attr);
@@ -146,8 +153,7 @@ bool Constraint::Add(const Entry& entry, const api::Device& device, const std::s
 }
 
 // Called only for the most recently accepted device in scope.
-void Constraint::Remove(const Entry& entry, const api::Device& /*device*/,
-                        const std::string& /*driver*/) {
+void Constraint::Remove(const Entry& entry) {
   if (!InScope(entry)) return;
   accepted_.pop_back();
   if (!common_.empty()) common_.pop_back();

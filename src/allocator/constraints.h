@@ -8,7 +8,9 @@
 // scope (not only the last per request, 17.6).
 #pragma once
 
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,8 +30,9 @@ class Constraint {
   Constraint(const ConstraintPlan& plan, bool set_mode) : plan_(plan), set_mode_(set_mode) {}
 
   // True when the pick is accepted (and remembered).
-  bool Add(const Entry& entry, const api::Device& device, const std::string& driver);
-  void Remove(const Entry& entry, const api::Device& device, const std::string& driver);
+  bool Add(const Entry& entry, const Inventory& inventory, Index device);
+  // REQUIRES: the entry's last Add was the most recent accepted one.
+  void Remove(const Entry& entry);
 
  private:
   bool InScope(const Entry& entry) const;
@@ -46,7 +49,7 @@ class Constraint {
 };
 
 // The attribute a fully qualified name refers to on a device of `driver`.
-const api::DeviceAttribute* LookupAttribute(const api::Device& device, const std::string& driver,
-                                            const std::string& name);
+const api::DeviceAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
+                                            std::string_view driver, const std::string& name);
 
 }  // namespace dra::allocator

@@ -3,8 +3,8 @@
 namespace dra::allocator {
 namespace {
 
-void Apply(CounterSets& sets, const api::Device& device, bool add) {
-  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
+void Apply(CounterSets& sets, const api::List<api::DeviceCounterConsumption>& device, bool add) {
+  for (const api::DeviceCounterConsumption& c : device) {
     auto& set = sets[c.counter_set];
     for (const auto& [name, counter] : c.counters) {
       api::Quantity& q = set[name];
@@ -39,9 +39,8 @@ const CounterSets& CounterLedger::Available(const Pool& pool) {
     for (Index s : *list) {
       const SliceRecord& r = inventory_.slices()[s];
       for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
-        const DeviceRecord& dev = inventory_.devices()[d];
-        if (!in_use_.in_use(d)) continue;
-        for (const api::DeviceCounterConsumption& c : dev.device->consumes_counters) {
+        if (!inventory_.devices()[d].consumes_counters || !in_use_.in_use(d)) continue;
+        for (const api::DeviceCounterConsumption& c : inventory_.extra(d).consumes_counters) {
           auto set = sets.find(c.counter_set);
           if (set == sets.end()) continue;
           for (const auto& [counter, amount] : c.counters) {
@@ -55,7 +54,8 @@ const CounterSets& CounterLedger::Available(const Pool& pool) {
   return available_.emplace(pool.pool, std::move(sets)).first->second;
 }
 
-bool CounterLedger::TryConsume(const Pool& pool, const api::Device& device) {
+bool CounterLedger::TryConsume(const Pool& pool,
+                               const api::List<api::DeviceCounterConsumption>& device) {
   const CounterSets& available = Available(pool);
   CounterSets& consumed = consumed_[pool.pool];
   Apply(consumed, device, true);
@@ -64,11 +64,13 @@ bool CounterLedger::TryConsume(const Pool& pool, const api::Device& device) {
   return false;
 }
 
-void CounterLedger::Release(const Pool& pool, const api::Device& device) {
+void CounterLedger::Release(const Pool& pool,
+                            const api::List<api::DeviceCounterConsumption>& device) {
   Apply(consumed_[pool.pool], device, false);
 }
 
-bool CounterLedger::FitsAlone(const Pool& pool, const api::Device& device) {
+bool CounterLedger::FitsAlone(const Pool& pool,
+                              const api::List<api::DeviceCounterConsumption>& device) {
   CounterSets alone;
   Apply(alone, device, true);
   return WithinLimits(Available(pool), alone);

@@ -18,11 +18,11 @@ class CounterLedger {
 
   // Adds the device's consumption; when any counter of the pool would be
   // overdrawn, takes it back and returns false (spec 10.3).
-  bool TryConsume(const Pool& pool, const api::Device& device);
-  void Release(const Pool& pool, const api::Device& device);
+  bool TryConsume(const Pool& pool, const api::List<api::DeviceCounterConsumption>& device);
+  void Release(const Pool& pool, const api::List<api::DeviceCounterConsumption>& device);
 
   // Whether the device alone fits what devices in use left (for explanations).
-  bool FitsAlone(const Pool& pool, const api::Device& device);
+  bool FitsAlone(const Pool& pool, const api::List<api::DeviceCounterConsumption>& device);
 
  private:
   const CounterSets& Available(const Pool& pool);

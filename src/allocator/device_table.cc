@@ -1,101 +1,207 @@
 #include "allocator/device_table.h"
 
+#include <functional>
+#include <unordered_map>
+
 namespace dra::allocator {
+namespace {
+
+void Mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+
+std::size_t Hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+// Equal also in which lists are present: an empty list that is set decides
+// the attribute's type.
+bool SameAttribute(const api::DeviceAttribute& a, const api::DeviceAttribute& b) {
+  return a == b && a.int_values.nil() == b.int_values.nil() &&
+         a.bool_values.nil() == b.bool_values.nil() &&
+         a.string_values.nil() == b.string_values.nil() &&
+         a.version_values.nil() == b.version_values.nil();
+}
+
+std::size_t AttributeHash(std::string_view driver, const std::string& name,
+                          const api::DeviceAttribute& a) {
+  std::size_t h = Hash(driver);
+  Mix(h, Hash(name));
+  if (a.int_value) Mix(h, std::hash<std::int64_t>{}(*a.int_value));
+  if (a.bool_value) Mix(h, *a.bool_value ? 3 : 5);
+  if (a.string_value) Mix(h, Hash(*a.string_value));
+  if (a.version_value) Mix(h, Hash(*a.version_value));
+  for (std::int64_t v : a.int_values) Mix(h, std::hash<std::int64_t>{}(v));
+  for (const std::string& s : a.string_values) Mix(h, Hash(s));
+  for (const std::string& s : a.version_values) Mix(h, Hash(s));
+  Mix(h, a.bool_values.size());
+  return h;
+}
+
+// Quantities equal in value, format and text: results print them.
+bool SameQuantity(const api::Quantity& a, const api::Quantity& b) {
+  return a == b && a.format() == b.format() && a.String() == b.String();
+}
+
+bool SameQuantity(const std::optional<api::Quantity>& a, const std::optional<api::Quantity>& b) {
+  return a.has_value() == b.has_value() && (!a || SameQuantity(*a, *b));
+}
+
+bool SameCapacity(const api::DeviceCapacity& a, const api::DeviceCapacity& b) {
+  if (!SameQuantity(a.value, b.value)) return false;
+  if (a.request_policy.has_value() != b.request_policy.has_value()) return false;
+  if (!a.request_policy) return true;
+  const api::CapacityRequestPolicy& x = *a.request_policy;
+  const api::CapacityRequestPolicy& y = *b.request_policy;
+  if (!SameQuantity(x.default_, y.default_)) return false;
+  if (x.valid_values.size() != y.valid_values.size() ||
+      x.valid_values.nil() != y.valid_values.nil()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < x.valid_values.size(); ++i) {
+    if (!SameQuantity(x.valid_values[i], y.valid_values[i])) return false;
+  }
+  if (x.valid_range.has_value() != y.valid_range.has_value()) return false;
+  if (!x.valid_range) return true;
+  return SameQuantity(x.valid_range->min, y.valid_range->min) &&
+         SameQuantity(x.valid_range->max, y.valid_range->max) &&
+         SameQuantity(x.valid_range->step, y.valid_range->step);
+}
+
+// CEL's view of an attribute: the first member that is set wins, in the
+// API's declaration order.
+void MakeView(NamedAttribute& e) {
+  using Kind = cel::AttributeValueView::Kind;
+  const api::DeviceAttribute& a = e.attribute;
+  cel::AttributeValueView& v = e.value;
+  if (a.int_value) {
+    v.kind = Kind::kInt;
+    v.int_value = *a.int_value;
+  } else if (a.bool_value) {
+    v.kind = Kind::kBool;
+    v.bool_value = *a.bool_value;
+  } else if (a.string_value) {
+    v.kind = Kind::kString;
+    v.string_value = *a.string_value;
+  } else if (a.version_value) {
+    v.kind = Kind::kVersion;
+    v.string_value = *a.version_value;
+  } else if (!a.int_values.nil()) {
+    v.kind = Kind::kInts;
+    v.ints = std::span<const std::int64_t>(a.int_values.data(), a.int_values.size());
+  } else if (!a.bool_values.nil()) {
+    v.kind = Kind::kBools;
+    e.bools = std::make_unique<bool[]>(a.bool_values.empty() ? 1 : a.bool_values.size());
+    for (std::size_t i = 0; i < a.bool_values.size(); ++i) e.bools[i] = a.bool_values[i];
+    v.bools = std::span<const bool>(e.bools.get(), a.bool_values.size());
+  } else if (!a.string_values.nil() || !a.version_values.nil()) {
+    const bool strings = !a.string_values.nil();
+    const auto& list = strings ? a.string_values : a.version_values;
+    v.kind = strings ? Kind::kStrings : Kind::kVersions;
+    e.strings.assign(list.begin(), list.end());
+    v.strings = std::span<const std::string_view>(e.strings.data(), e.strings.size());
+  }
+}
+
+}  // namespace
 
 DeviceTable::DeviceTable(const std::vector<Source>& devices, bool hide_multiple_allocations) {
-  using Kind = cel::AttributeValueView::Kind;
-  std::size_t attribute_total = 0, capacity_total = 0, string_total = 0;
+  std::size_t attribute_total = 0, capacity_total = 0;
   for (const Source& s : devices) {
     attribute_total += s.device->attributes.size();
     capacity_total += s.device->capacity.size();
-    for (const auto& [_, a] : s.device->attributes) {
-      string_total += a.string_values.size() + a.version_values.size();
-      bool_count_ += a.bool_values.size();
-    }
   }
   drivers_.reserve(devices.size());
   multiple_.reserve(devices.size());
   attribute_begin_.reserve(devices.size() + 1);
   capacity_begin_.reserve(devices.size() + 1);
-  attributes_.reserve(attribute_total);
-  capacities_.reserve(capacity_total);
-  strings_.reserve(string_total);
-  bools_ = std::make_unique<bool[]>(bool_count_ == 0 ? 1 : bool_count_);
-  std::size_t next_bool = 0;
+  attribute_refs_.reserve(attribute_total);
+  capacity_refs_.reserve(capacity_total);
+  // Distinct entries by hash; only needed while indexing.
+  std::unordered_multimap<std::size_t, const NamedAttribute*> attribute_index;
+  std::unordered_multimap<std::size_t, const NamedCapacity*> capacity_index;
 
   for (const Source& s : devices) {
     const api::Device& d = *s.device;
-    drivers_.push_back(s.driver);
-    multiple_.push_back(!hide_multiple_allocations && d.allow_multiple_allocations.value_or(false));
-    attribute_begin_.push_back(static_cast<Index>(attributes_.size()));
-    capacity_begin_.push_back(static_cast<Index>(capacities_.size()));
-    for (const auto& [name, a] : d.attributes) {
-      cel::QualifiedName q = cel::SplitQualifiedName(name, s.driver);
-      Attribute out{q.domain, q.id, {}};
-      cel::AttributeValueView& v = out.value;
-      // The first member that is set wins, in the API's declaration order.
-      if (a.int_value) {
-        v.kind = Kind::kInt;
-        v.int_value = *a.int_value;
-      } else if (a.bool_value) {
-        v.kind = Kind::kBool;
-        v.bool_value = *a.bool_value;
-      } else if (a.string_value) {
-        v.kind = Kind::kString;
-        v.string_value = *a.string_value;
-      } else if (a.version_value) {
-        v.kind = Kind::kVersion;
-        v.string_value = *a.version_value;
-      } else if (!a.int_values.nil()) {
-        v.kind = Kind::kInts;
-        v.ints = std::span<const std::int64_t>(a.int_values.data(), a.int_values.size());
-      } else if (!a.bool_values.nil()) {
-        v.kind = Kind::kBools;
-        bool* first = bools_.get() + next_bool;
-        for (bool b : a.bool_values) bools_[next_bool++] = b;
-        v.bools = std::span<const bool>(first, a.bool_values.size());
-      } else if (!a.string_values.nil() || !a.version_values.nil()) {
-        const bool strings = !a.string_values.nil();
-        const auto& list = strings ? a.string_values : a.version_values;
-        v.kind = strings ? Kind::kStrings : Kind::kVersions;
-        const std::size_t first = strings_.size();
-        strings_.insert(strings_.end(), list.begin(), list.end());
-        v.strings = std::span<const std::string_view>(strings_.data() + first, list.size());
-      }
-      attributes_.push_back(out);
+    if (driver_names_.empty() || driver_names_.back() != s.driver) {
+      std::uint32_t i = 0;
+      while (i < driver_names_.size() && driver_names_[i] != s.driver) ++i;
+      if (i == driver_names_.size()) driver_names_.push_back(s.driver);
+      drivers_.push_back(i);
+    } else {
+      drivers_.push_back(static_cast<std::uint32_t>(driver_names_.size() - 1));
     }
-    for (const auto& [name, capacity] : d.capacity) {
-      cel::QualifiedName q = cel::SplitQualifiedName(name, s.driver);
-      capacities_.push_back({q.domain, q.id, &capacity.value});
+    multiple_.push_back(!hide_multiple_allocations && d.allow_multiple_allocations.value_or(false));
+    attribute_begin_.push_back(static_cast<Index>(attribute_refs_.size()));
+    capacity_begin_.push_back(static_cast<Index>(capacity_refs_.size()));
+    for (const auto& [name, a] : d.attributes) {
+      const std::size_t h = AttributeHash(s.driver, name, a);
+      const NamedAttribute* found = nullptr;
+      for (auto [it, end] = attribute_index.equal_range(h); it != end && !found; ++it) {
+        const NamedAttribute& e = *it->second;
+        const bool same_domain_rule =
+            name.find('/') != std::string::npos || e.domain.data() == s.driver.data();
+        if (e.name == name && same_domain_rule && SameAttribute(e.attribute, a)) found = &e;
+      }
+      if (found == nullptr) {
+        NamedAttribute& e = attributes_.emplace_back();
+        e.name = name;
+        e.attribute = a;
+        cel::QualifiedName q = cel::SplitQualifiedName(e.name, s.driver);
+        e.domain = q.domain;
+        e.id = q.id;
+        MakeView(e);
+        attribute_index.emplace(h, &e);
+        found = &e;
+      }
+      attribute_refs_.push_back(found);
+    }
+    for (const auto& [name, c] : d.capacity) {
+      std::size_t h = Hash(s.driver);
+      Mix(h, Hash(name));
+      Mix(h, Hash(c.value.String()));
+      const NamedCapacity* found = nullptr;
+      for (auto [it, end] = capacity_index.equal_range(h); it != end && !found; ++it) {
+        const NamedCapacity& e = *it->second;
+        const bool same_domain_rule =
+            name.find('/') != std::string::npos || e.domain.data() == s.driver.data();
+        if (e.name == name && same_domain_rule && SameCapacity(e.capacity, c)) found = &e;
+      }
+      if (found == nullptr) {
+        NamedCapacity& e = capacities_.emplace_back();
+        e.name = name;
+        e.capacity = c;
+        cel::QualifiedName q = cel::SplitQualifiedName(e.name, s.driver);
+        e.domain = q.domain;
+        e.id = q.id;
+        capacity_index.emplace(h, &e);
+        found = &e;
+      }
+      capacity_refs_.push_back(found);
     }
   }
-  attribute_begin_.push_back(static_cast<Index>(attributes_.size()));
-  capacity_begin_.push_back(static_cast<Index>(capacities_.size()));
+  attribute_begin_.push_back(static_cast<Index>(attribute_refs_.size()));
+  capacity_begin_.push_back(static_cast<Index>(capacity_refs_.size()));
 }
 
 std::size_t DeviceTable::bytes() const {
-  return drivers_.capacity() * sizeof(std::string_view) + multiple_.capacity() +
+  // Distinct entries: their own size plus a rough allowance for their heap.
+  constexpr std::size_t kEntryHeap = 64;
+  return drivers_.capacity() * sizeof(std::uint32_t) + multiple_.capacity() +
          (attribute_begin_.capacity() + capacity_begin_.capacity()) * sizeof(Index) +
-         attributes_.capacity() * sizeof(Attribute) + capacities_.capacity() * sizeof(Capacity) +
-         strings_.capacity() * sizeof(std::string_view) + bool_count_;
+         (attribute_refs_.capacity() + capacity_refs_.capacity()) * sizeof(void*) +
+         attributes_.size() * (sizeof(NamedAttribute) + kEntryHeap) +
+         capacities_.size() * (sizeof(NamedCapacity) + kEntryHeap);
 }
 
 const cel::AttributeValueView* DeviceTable::View::FindAttribute(std::string_view domain,
                                                                 std::string_view id) const {
-  const auto& t = *table_;
-  for (Index i = t.attribute_begin_[device_]; i < t.attribute_begin_[device_ + 1]; ++i) {
-    const Attribute& a = t.attributes_[i];
-    if (a.id == id && a.domain == domain) return &a.value;
+  for (const NamedAttribute* a : table_->attributes(device_)) {
+    if (a->id == id && a->domain == domain) return &a->value;
   }
   return nullptr;
 }
 
 const api::Quantity* DeviceTable::View::FindCapacity(std::string_view domain,
                                                      std::string_view id) const {
-  const auto& t = *table_;
-  for (Index i = t.capacity_begin_[device_]; i < t.capacity_begin_[device_ + 1]; ++i) {
-    const Capacity& c = t.capacities_[i];
-    if (c.id == id && c.domain == domain) return c.value;
+  for (const NamedCapacity* c : table_->capacities(device_)) {
+    if (c->id == id && c->domain == domain) return &c->capacity.value;
   }
   return nullptr;
 }
@@ -104,19 +210,19 @@ std::size_t DeviceTable::View::attribute_count() const {
   return table_->attribute_begin_[device_ + 1] - table_->attribute_begin_[device_];
 }
 std::string_view DeviceTable::View::attribute_domain(std::size_t i) const {
-  return table_->attributes_[table_->attribute_begin_[device_] + i].domain;
+  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->domain;
 }
 std::string_view DeviceTable::View::attribute_id(std::size_t i) const {
-  return table_->attributes_[table_->attribute_begin_[device_] + i].id;
+  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->id;
 }
 std::size_t DeviceTable::View::capacity_count() const {
   return table_->capacity_begin_[device_ + 1] - table_->capacity_begin_[device_];
 }
 std::string_view DeviceTable::View::capacity_domain(std::size_t i) const {
-  return table_->capacities_[table_->capacity_begin_[device_] + i].domain;
+  return table_->capacity_refs_[table_->capacity_begin_[device_] + i]->domain;
 }
 std::string_view DeviceTable::View::capacity_id(std::size_t i) const {
-  return table_->capacities_[table_->capacity_begin_[device_] + i].id;
+  return table_->capacity_refs_[table_->capacity_begin_[device_] + i]->id;
 }
 
 }  // namespace dra::allocator

@@ -1,25 +1,46 @@
-// Every device of a snapshot as CEL sees it, in flat arrays: one entry per
-// attribute and per capacity across all devices, list values in shared
-// pools, names split into (domain, id) once. A view of one device is two
-// words and costs nothing to make, so selectors are evaluated without a heap
-// object per device.
+// Every device of a snapshot as CEL and the search see it, owned by the
+// table so that the API objects can be dropped after indexing. Attributes
+// and capacities are stored once per distinct (driver, name, value) and each
+// device keeps pointers to its entries, so a fleet of identical devices costs
+// a few words per attribute. A view of one device is two words and costs
+// nothing to make, so selectors are evaluated without a heap object per
+// device.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "allocator/capacity.h"
 #include "dra/api/resource.h"
 #include "dra/cel/device_view.h"
 
 namespace dra::allocator {
 
+// One attribute of a device as published, with CEL's typed view of it.
+// Never moves once made: the views point into it.
+struct NamedAttribute {
+  std::string name;  // as published, e.g. "model" or "example.com/model"
+  api::DeviceAttribute attribute;
+  // CEL's split of the name (views into `name` or the driver's name).
+  std::string_view domain;
+  std::string_view id;
+  cel::AttributeValueView value;
+  // Backing storage of the list views in `value`.
+  std::vector<std::string_view> strings;
+  std::unique_ptr<bool[]> bools;
+};
+
 class DeviceTable {
  public:
   using Index = std::uint32_t;
 
-  // REQUIRES: the devices and driver names outlive the table and do not move.
+  // REQUIRES: the driver names outlive the table and do not move; the
+  // devices need to live only during construction.
   struct Source {
     const api::Device* device;
     std::string_view driver;
@@ -31,7 +52,9 @@ class DeviceTable {
   class View final : public cel::DeviceView {
    public:
     View(const DeviceTable& table, Index device) : table_(&table), device_(device) {}
-    std::string_view driver() const override { return table_->drivers_[device_]; }
+    std::string_view driver() const override {
+      return table_->driver_names_[table_->drivers_[device_]];
+    }
     bool allow_multiple_allocations() const override { return table_->multiple_[device_] != 0; }
     const cel::AttributeValueView* FindAttribute(std::string_view domain,
                                                  std::string_view id) const override;
@@ -50,32 +73,33 @@ class DeviceTable {
 
   View view(Index device) const { return View(*this, device); }
   std::size_t size() const { return drivers_.size(); }
+
+  // A device's attributes and capacities, in name order.
+  std::span<const NamedAttribute* const> attributes(Index device) const {
+    return {attribute_refs_.data() + attribute_begin_[device],
+            attribute_refs_.data() + attribute_begin_[device + 1]};
+  }
+  DeviceCapacities capacities(Index device) const {
+    return {capacity_refs_.data() + capacity_begin_[device],
+            capacity_refs_.data() + capacity_begin_[device + 1]};
+  }
+
   // Heap bytes held by the table, for the per-device memory figures.
   std::size_t bytes() const;
 
  private:
-  struct Attribute {
-    std::string_view domain;
-    std::string_view id;
-    cel::AttributeValueView value;
-  };
-  struct Capacity {
-    std::string_view domain;
-    std::string_view id;
-    const api::Quantity* value;
-  };
-
-  std::vector<std::string_view> drivers_;
+  std::vector<std::string_view> driver_names_;
+  std::vector<std::uint32_t> drivers_;  // per device, into driver_names_
   std::vector<std::uint8_t> multiple_;
-  // Device i owns attributes_[attribute_begin_[i] .. attribute_begin_[i+1]).
+  // Device i owns attribute_refs_[attribute_begin_[i] ..
+  // attribute_begin_[i+1]).
   std::vector<Index> attribute_begin_;
-  std::vector<Attribute> attributes_;
+  std::vector<const NamedAttribute*> attribute_refs_;
   std::vector<Index> capacity_begin_;
-  std::vector<Capacity> capacities_;
-  // Backing storage of list values; sized once, so spans into them stay valid.
-  std::vector<std::string_view> strings_;
-  std::unique_ptr<bool[]> bools_;
-  std::size_t bool_count_ = 0;
+  std::vector<const NamedCapacity*> capacity_refs_;
+  // The distinct entries; deques, so entries never move.
+  std::deque<NamedAttribute> attributes_;
+  std::deque<NamedCapacity> capacities_;
 };
 
 }  // namespace dra::allocator

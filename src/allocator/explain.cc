@@ -89,8 +89,8 @@ class Funnel {
         return true;
       }
     }
-    const api::Device& dev = *rec.device;
-    if (inv_.slices()[rec.slice].slice->spec.per_device_node_selection.value_or(false)) {
+    const DeviceExtra& dev = inv_.extra(d);
+    if (inv_.slices()[rec.slice].per_device_node_selection.value_or(false)) {
       Result<bool> m = NodeMatches(dev.node_name, dev.all_nodes, dev.node_selector, node_);
       if (!m.ok() || !*m) {
         *stage = Stage::kNode;
@@ -102,19 +102,21 @@ class Funnel {
       return true;
     }
     if (!dev.consumes_counters.empty() &&
-        (!f.partitionable_devices || !counters_.FitsAlone(*scan_.pools[slot], dev))) {
+        (!f.partitionable_devices ||
+         !counters_.FitsAlone(*scan_.pools[slot], dev.consumes_counters))) {
       *stage = Stage::kCounters;
       return true;
     }
     if (f.consumable_capacity) {
-      Result<bool> fits = CapacityFits(dev, entry.capacity_requests, in_use_.aggregated_capacity(d),
-                                       nullptr, f.fractional_capacity_range);
+      Result<bool> fits =
+          CapacityFits(inv_.table().capacities(d), entry.capacity_requests,
+                       in_use_.aggregated_capacity(d), nullptr, f.fractional_capacity_range);
       if (!fits.ok() || !*fits) {
         *stage = Stage::kCapacity;
         return true;
       }
     }
-    if (f.device_taints && BlockedByTaints(dev, *entry.tolerations)) {
+    if (f.device_taints && BlockedByTaints(dev.taints, *entry.tolerations)) {
       *stage = Stage::kTaints;
       return true;
     }
@@ -159,7 +161,8 @@ Explanation Explain(const Inventory& inventory, const AllocatedState::Impl& in_u
                   StageName(first_blocked->blocking);
   } else {
     out.summary =
-        "every request has enough matching devices, but no combination satisfies the "
+        "every request has enough matching devices, but no "
+        "combination satisfies the "
         "constraints and all requests together";
   }
   if (unusable > 0) {

@@ -15,19 +15,20 @@ struct Group {
   std::vector<Index> slices;
 };
 
-bool IsCounterSlice(const api::ResourceSlice& s, const Features& f) {
-  return f.partitionable_devices && !s.spec.shared_counters.empty();
+bool IsCounterSlice(const SliceRecord& s, const Features& f) {
+  return f.partitionable_devices && s.has_counters;
 }
 
-Result<bool> SliceRelevant(const api::ResourceSlice& s, const api::Node& node) {
-  const auto& spec = s.spec;
-  if ((spec.node_name && !spec.node_name->empty()) || spec.all_nodes.value_or(false) ||
-      spec.node_selector) {
-    return NodeMatches(spec.node_name, spec.all_nodes, spec.node_selector, node);
+Result<bool> SliceRelevant(const Inventory& inv, Index slice, const api::Node& node) {
+  const SliceRecord& s = inv.slices()[slice];
+  const auto& selector = inv.slice_extra(slice).node_selector;
+  if ((s.node_name && !s.node_name->empty()) || s.all_nodes.value_or(false) || selector) {
+    return NodeMatches(s.node_name, s.all_nodes, selector, node);
   }
-  if (spec.per_device_node_selection.value_or(false)) {
-    for (const api::Device& d : spec.devices) {
-      Result<bool> m = NodeMatches(d.node_name, d.all_nodes, d.node_selector, node);
+  if (s.per_device_node_selection.value_or(false)) {
+    for (Index d = s.first_device; d < s.first_device + s.device_count; ++d) {
+      const DeviceExtra& x = inv.extra(d);
+      Result<bool> m = NodeMatches(x.node_name, x.all_nodes, x.node_selector, node);
       if (!m.ok() || *m) return m;
     }
   }
@@ -38,13 +39,15 @@ Result<bool> SliceRelevant(const api::ResourceSlice& s, const api::Node& node) {
 std::string Validate(const Inventory& inv, Pool& pool, const std::vector<Index>& counter_slices) {
   std::set<std::string_view> names;
   for (Index s : pool.slices) {
-    for (const api::Device& d : inv.slices()[s].slice->spec.devices) {
-      if (!names.insert(d.name).second) return "duplicate device name " + d.name;
+    const SliceRecord& r = inv.slices()[s];
+    for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
+      const std::string_view name = inv.devices()[d].name;
+      if (!names.insert(name).second) return "duplicate device name " + std::string(name);
     }
   }
   if (!inv.features().partitionable_devices) return "";
   for (Index s : counter_slices) {
-    for (const api::CounterSet& cs : inv.slices()[s].slice->spec.shared_counters) {
+    for (const api::CounterSet& cs : inv.slice_extra(s).shared_counters) {
       auto [it, inserted] = pool.counters.try_emplace(cs.name);
       if (!inserted) return "duplicate counter set name " + cs.name;
       for (const auto& [name, counter] : cs.counters) it->second.emplace(name, counter.value);
@@ -52,8 +55,10 @@ std::string Validate(const Inventory& inv, Pool& pool, const std::vector<Index>&
   }
   for (const auto* list : {&pool.slices, &pool.other_slices}) {
     for (Index s : *list) {
-      for (const api::Device& d : inv.slices()[s].slice->spec.devices) {
-        for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+      const SliceRecord& r = inv.slices()[s];
+      for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
+        if (!inv.devices()[d].consumes_counters) continue;
+        for (const api::DeviceCounterConsumption& c : inv.extra(d).consumes_counters) {
           auto set = pool.counters.find(c.counter_set);
           if (set == pool.counters.end()) {
             return "counter set " + c.counter_set + " not found";
@@ -77,20 +82,20 @@ Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>&
   pool.pool = pool_index;
   std::vector<Index> counter_slices;
   for (Index s : relevant) {
-    (IsCounterSlice(*inv.slices()[s].slice, f) ? counter_slices : pool.slices).push_back(s);
+    (IsCounterSlice(inv.slices()[s], f) ? counter_slices : pool.slices).push_back(s);
   }
   // Slice names are unique in a real cluster; stable_sort keeps hand-made
   // duplicates in input order. The stable variant keeps input order.
   if (!inv.stable())
-    std::stable_sort(pool.slices.begin(), pool.slices.end(), [&](Index a, Index b) {
-      return inv.slices()[a].slice->metadata.name < inv.slices()[b].slice->metadata.name;
-    });
+    std::stable_sort(pool.slices.begin(), pool.slices.end(),
+                     [&](Index a, Index b) { return inv.slices()[a].name < inv.slices()[b].name; });
   for (Index s : extra) {
-    (IsCounterSlice(*inv.slices()[s].slice, f) ? counter_slices : pool.other_slices).push_back(s);
+    (IsCounterSlice(inv.slices()[s], f) ? counter_slices : pool.other_slices).push_back(s);
   }
   for (Index s : pool.slices) {
-    for (const api::Device& d : inv.slices()[s].slice->spec.devices) {
-      if (!d.binding_conditions.nil()) pool.has_binding_conditions = true;
+    const SliceRecord& r = inv.slices()[s];
+    for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
+      if (!inv.extra(d).binding_conditions.nil()) pool.has_binding_conditions = true;
     }
   }
   pool.invalid_reason = Validate(inv, pool, counter_slices);
@@ -108,9 +113,8 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
   std::unordered_map<Index, std::size_t> group_of;
   // Adds a slice that is relevant for the node to its pool's newest generation.
   auto consider_relevant = [&](Index s) -> Status {
-    const api::ResourceSlice& slice = *inv.slices()[s].slice;
     const Index p = inv.slices()[s].pool;
-    const std::int64_t gen = slice.spec.pool.generation;
+    const std::int64_t gen = inv.slices()[s].generation;
     auto [it, inserted] = group_of.try_emplace(p, groups.size());
     if (inserted) {
       groups.push_back({p, gen, {s}});
@@ -126,15 +130,16 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
     return {};
   };
   auto consider = [&](Index s) -> Status {
-    const api::ResourceSlice& slice = *inv.slices()[s].slice;
-    if (!f.partitionable_devices &&
-        (slice.spec.per_device_node_selection || !slice.spec.shared_counters.empty())) {
+    const SliceRecord& slice = inv.slices()[s];
+    if (!f.partitionable_devices && (slice.per_device_node_selection || slice.has_counters)) {
       return {};
     }
-    Result<bool> relevant = SliceRelevant(slice, node);
+    Result<bool> relevant = SliceRelevant(inv, s, node);
     if (!relevant.ok()) {
-      return Error{"gather pool information: failed to perform node selection for slice " +
-                   slice.metadata.name + ": " + relevant.error()};
+      return Error{
+          "gather pool information: failed to perform node selection "
+          "for slice " +
+          slice.name + ": " + relevant.error()};
     }
     if (!*relevant) return {};
     return consider_relevant(s);
@@ -163,7 +168,7 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
 
   GatheredPools out;
   for (const Group& g : groups) {
-    std::int64_t count = inv.slices()[g.slices.front()].slice->spec.pool.resource_slice_count;
+    std::int64_t count = inv.slices()[g.slices.front()].resource_slice_count;
     if (static_cast<std::int64_t>(g.slices.size()) == count) {
       out.pools.push_back(BuildPool(inv, g.pool, g.slices, {}));
       continue;
@@ -172,17 +177,17 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
     bool obsolete = false;
     std::vector<Index> same_generation;
     for (Index s : inv.pool_slices(g.pool)) {
-      std::int64_t gen = inv.slices()[s].slice->spec.pool.generation;
+      std::int64_t gen = inv.slices()[s].generation;
       if (gen > g.generation) obsolete = true;
       if (gen == g.generation) same_generation.push_back(s);
     }
     if (obsolete) continue;
     if (static_cast<std::int64_t>(same_generation.size()) == count) {
       std::set<std::string_view> relevant_names;
-      for (Index s : g.slices) relevant_names.insert(inv.slices()[s].slice->metadata.name);
+      for (Index s : g.slices) relevant_names.insert(inv.slices()[s].name);
       std::vector<Index> extra;
       for (Index s : same_generation) {
-        if (!relevant_names.count(inv.slices()[s].slice->metadata.name)) extra.push_back(s);
+        if (!relevant_names.count(inv.slices()[s].name)) extra.push_back(s);
       }
       out.pools.push_back(BuildPool(inv, g.pool, g.slices, extra));
       continue;

@@ -8,19 +8,20 @@ namespace {
 
 api::DeviceRequestAllocationResult DeviceResult(const Inventory& inv, const Pick& pick) {
   const DeviceRecord& rec = inv.devices()[pick.device];
-  const api::ResourceSlice& slice = *inv.slices()[rec.slice].slice;
+  const PoolName& pool = inv.pool_name(inv.slices()[rec.slice].pool);
   api::DeviceRequestAllocationResult r;
   r.request = pick.entry->name;
-  r.driver = slice.spec.driver;
-  r.pool = slice.spec.pool.name;
-  r.device = rec.device->name;
+  r.driver = pool.driver;
+  r.pool = pool.name;
+  r.device = rec.name;
   if (pick.entry->admin_access) r.admin_access = true;
   if (!pick.entry->tolerations->empty()) r.tolerations = *pick.entry->tolerations;
   if (!pick.share_id.empty()) r.share_id = pick.share_id;
   r.consumed_capacity = pick.consumed;
   if (inv.features().device_binding_and_status) {
-    r.binding_conditions = rec.device->binding_conditions;
-    r.binding_failure_conditions = rec.device->binding_failure_conditions;
+    const DeviceExtra& x = inv.extra(pick.device);
+    r.binding_conditions = x.binding_conditions;
+    r.binding_failure_conditions = x.binding_failure_conditions;
   }
   return r;
 }
@@ -48,12 +49,13 @@ Result<std::optional<api::NodeSelector>> NodeSelectorFor(const Inventory& inv,
   api::NodeSelectorTerm term;
   for (const Pick& pick : picks) {
     const DeviceRecord& rec = inv.devices()[pick.device];
-    const auto& spec = inv.slices()[rec.slice].slice->spec;
-    bool per_device = spec.per_device_node_selection.value_or(false);
-    const auto& node_name = per_device ? rec.device->node_name : spec.node_name;
-    const auto& selector = per_device ? rec.device->node_selector : spec.node_selector;
+    const SliceRecord& slice = inv.slices()[rec.slice];
+    const DeviceExtra& x = inv.extra(pick.device);
+    bool per_device = slice.per_device_node_selection.value_or(false);
+    const auto& node_name = per_device ? x.node_name : slice.node_name;
+    const auto& selector = per_device ? x.node_selector : inv.slice_extra(rec.slice).node_selector;
     // The stable variant ignores bindsToNode and pins the device's own node.
-    const bool binds = !inv.stable() && rec.device->binds_to_node.value_or(false);
+    const bool binds = !inv.stable() && rec.binds_to_node;
     if (node_name || binds) {
       api::NodeSelectorRequirement field;
       field.key = "metadata.name";

@@ -47,14 +47,13 @@ bool Search::PickedFor(Index slot, std::size_t c) const {
 
 bool Search::MultiAllocatable(Index slot) const {
   return inventory_.features().consumable_capacity &&
-         inventory_.devices()[scan_.devices[slot]].device->allow_multiple_allocations.value_or(
-             false);
+         inventory_.devices()[scan_.devices[slot]].allow_multiple_allocations;
 }
 
 Result<bool> Search::CapacityFitsNow(const Entry& entry, Index slot) const {
   const Index device = scan_.devices[slot];
   auto picked = picking_capacity_.find(slot);
-  return CapacityFits(*inventory_.devices()[device].device, entry.capacity_requests,
+  return CapacityFits(inventory_.table().capacities(device), entry.capacity_requests,
                       in_use_.aggregated_capacity(device),
                       picked == picking_capacity_.end() ? nullptr : &picked->second,
                       inventory_.features().fractional_capacity_range);
@@ -141,27 +140,28 @@ Search::Admission Search::Admit(std::size_t c, const Entry& entry, Index slot, b
   const Index device = scan_.devices[slot];
   const Features& f = inventory_.features();
   const DeviceRecord& rec = inventory_.devices()[device];
-  const api::Device& d = *rec.device;
-  const api::ResourceSlice& slice = *inventory_.slices()[rec.slice].slice;
+  const DeviceExtra& d = inventory_.extra(device);
   const bool multi = MultiAllocatable(slot);
   if (!multi && entry.admin_access && PickedFor(slot, c)) return Admission::kRejected;
   if (!entry.admin_access && Busy(slot)) return Admission::kRejected;
-  if (!d.consumes_counters.empty() && !f.partitionable_devices) return Admission::kRejected;
+  if (rec.consumes_counters && !f.partitionable_devices) return Admission::kRejected;
   Pick pick{&entry, device, slot, {}, {}};
   // A shared device pays its counters with its first share only (spec 10.4).
   const bool skip_counters =
       multi && (in_use_.capacity_in_use(device) || picking_capacity_.count(slot) > 0);
-  if (!skip_counters && !d.consumes_counters.empty()) {
-    if (!counters_.TryConsume(*scan_.pools[slot], d)) return Admission::kRejected;
+  if (!skip_counters && rec.consumes_counters) {
+    if (!counters_.TryConsume(*scan_.pools[slot], d.consumes_counters)) {
+      return Admission::kRejected;
+    }
     pick.counters_reserved = true;
   }
-  if (f.device_taints && BlockedByTaints(d, *entry.tolerations)) {
+  if (f.device_taints && BlockedByTaints(d.taints, *entry.tolerations)) {
     Rollback(c, pick, 0);
     return Admission::kRejected;
   }
   auto& constraints = constraints_[c];
   for (std::size_t i = 0; i < constraints.size(); ++i) {
-    if (constraints[i].Add(entry, d, slice.spec.driver)) continue;
+    if (constraints[i].Add(entry, inventory_, device)) continue;
     Rollback(c, pick, i);
     if (must) {
       Fail("claim " + plans_[c].display + ", request " + entry.own_name + ": cannot add device " +
@@ -189,7 +189,8 @@ Search::Admission Search::Admit(std::size_t c, const Entry& entry, Index slot, b
     }
     if (multi) {
       Result<CapacityMap> consumed =
-          ConsumedCapacity(d, entry.capacity_requests, f.fractional_capacity_range);
+          ConsumedCapacity(inventory_.table().capacities(device), entry.capacity_requests,
+                           f.fractional_capacity_range);
       if (!consumed.ok()) {
         Rollback(c, pick, constraints.size());
         Fail(failing + ": computing consumed capacity for device " +
@@ -209,8 +210,6 @@ Search::Admission Search::Admit(std::size_t c, const Entry& entry, Index slot, b
 }
 
 void Search::Rollback(std::size_t c, const Pick& pick, std::size_t constraints) {
-  const DeviceRecord& rec = inventory_.devices()[pick.device];
-  const api::Device& d = *rec.device;
   if (pick.capacity_recorded) {
     CapacityMap& used = picking_capacity_[pick.slot];
     for (const auto& [name, q] : pick.consumed) used[name] = used[name].Sub(q);
@@ -230,10 +229,11 @@ void Search::Rollback(std::size_t c, const Pick& pick, std::size_t constraints) 
     auto& claims = picking_[pick.slot];
     claims.erase(std::find(claims.begin(), claims.end(), c));
   }
-  const std::string& driver = inventory_.slices()[rec.slice].slice->spec.driver;
   auto& list = constraints_[c];
-  for (std::size_t i = constraints; i-- > 0;) list[i].Remove(*pick.entry, d, driver);
-  if (pick.counters_reserved) counters_.Release(*scan_.pools[pick.slot], d);
+  for (std::size_t i = constraints; i-- > 0;) list[i].Remove(*pick.entry);
+  if (pick.counters_reserved) {
+    counters_.Release(*scan_.pools[pick.slot], inventory_.extra(pick.device).consumes_counters);
+  }
 }
 
 void Search::Undo(std::size_t c) {

@@ -10,7 +10,8 @@ namespace {
 std::string WithHint(std::string message) {
   if (message.find("no such key:") != std::string::npos) {
     message +=
-        ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
+        ". consider using CEL optional chaining (.? followed by "
+        "orValue()) or guarding the check "
         "with has() for optional fields";
   }
   return message;
@@ -61,8 +62,7 @@ Result<bool> Selection::Evaluate(int id, Index slot, bool* compile_error) {
   const Index device = scan_.devices[slot];
   const std::int8_t known = s.results[device].load(std::memory_order_relaxed);
   if (known >= 0) return known == 1;
-  const DeviceRecord& d = inventory_.devices()[device];
-  if (!d.attributes.ok()) return Error{d.attributes.error()};
+  if (const std::string* e = inventory_.attribute_error(device)) return Error{*e};
   ++evaluations_;
   Result<bool> r =
       s.compilation.program->Evaluate(inventory_.table().view(device), nullptr, cancelled_);
@@ -93,10 +93,9 @@ Result<bool> Selection::Selectable(const Entry& entry, const std::string& claim,
     if (!r.ok()) return failure("claim " + claim, i, r.error());
     if (!*r) return false;
   }
-  const api::ResourceSlice& slice = *inventory_.slices()[d.slice].slice;
-  if (slice.spec.per_device_node_selection.value_or(false)) {
-    Result<bool> m =
-        NodeMatches(d.device->node_name, d.device->all_nodes, d.device->node_selector, node_);
+  if (inventory_.slices()[d.slice].per_device_node_selection.value_or(false)) {
+    const DeviceExtra& x = inventory_.extra(device);
+    Result<bool> m = NodeMatches(x.node_name, x.all_nodes, x.node_selector, node_);
     if (!m.ok()) return Error{m.error()};
     return *m;
   }

@@ -12,9 +12,9 @@ bool Tolerates(const api::DeviceToleration& t, const api::DeviceTaint& taint) {
   return false;
 }
 
-bool BlockedByTaints(const api::Device& device,
+bool BlockedByTaints(const api::List<api::DeviceTaint>& taints,
                      const api::List<api::DeviceToleration>& tolerations) {
-  for (const api::DeviceTaint& taint : device.taints) {
+  for (const api::DeviceTaint& taint : taints) {
     if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
     bool tolerated = std::any_of(tolerations.begin(), tolerations.end(),
                                  [&](const auto& t) { return Tolerates(t, taint); });

@@ -8,7 +8,7 @@ namespace dra::allocator {
 bool Tolerates(const api::DeviceToleration& toleration, const api::DeviceTaint& taint);
 
 // True when some NoSchedule/NoExecute taint of the device is not tolerated.
-bool BlockedByTaints(const api::Device& device,
+bool BlockedByTaints(const api::List<api::DeviceTaint>& taints,
                      const api::List<api::DeviceToleration>& tolerations);
 
 }  // namespace dra::allocator

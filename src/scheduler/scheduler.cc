@@ -160,9 +160,14 @@ struct Scheduler::Impl {
                  : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
         rng(o.seed) {
     AddMissingNodes(cluster);
-    for (const api::Node& n : cluster.nodes) {
+    node_info.reserve(cluster.nodes.size());
+    for (api::Node& n : cluster.nodes) {
       node_index[n.metadata.name] = node_info.size();
       node_info.push_back({CapacityOf(n), {}});
+      // NodeResourcesFit reads node_info from here on, and the status maps
+      // are most of a Node's memory; nothing else reads them.
+      n.status.capacity.clear();
+      n.status.allocatable.clear();
     }
     for (const api::DeviceClass& dc : cluster.classes) class_names.insert(dc.metadata.name);
     if (options.extended_resources) MapExtendedResources();

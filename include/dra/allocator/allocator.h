@@ -128,8 +128,9 @@ class AllocatedState {
 class Allocator {
  public:
   // Indexes the snapshot once (devices in flat arrays, slices by node, names
-  // interned); the allocator can then serve many nodes and pods, and reuses
-  // each selector's result per device across calls. Thread-safe for
+  // interned, equal attributes and capacities stored once) and drops its
+  // ResourceSlices; the allocator can then serve many nodes and pods, and
+  // reuses each selector's result per device across calls. Thread-safe for
   // concurrent Allocate calls.
   explicit Allocator(Snapshot snapshot);
   ~Allocator();
@@ -157,8 +158,8 @@ class Allocator {
   // when the node's slices cannot be gathered).
   std::vector<std::uint32_t> VisiblePools(const api::Node& node) const;
 
-  // Heap bytes of the allocator's own index and caches (not the snapshot's
-  // objects), for memory-per-device figures.
+  // Approximate heap bytes of the allocator's index and caches (without
+  // per-slice names and selectors), for memory-per-device figures.
   std::size_t MemoryBytes() const;
 
  private:

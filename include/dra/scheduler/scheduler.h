@@ -129,9 +129,13 @@ class Scheduler {
   // namespace/name.
   std::vector<const api::ResourceClaim*> Claims() const;
   const api::ResourceClaim* FindClaim(const std::string& namespace_, const std::string& name) const;
+  // The nodes, as cluster().nodes (status capacity and allocatable dropped).
   const std::vector<api::Node>& nodes() const;
   // Nodes (with those AddMissingNodes added), classes, taint rules and
-  // warnings as loaded; slices, pods and claims are not kept here.
+  // warnings as loaded, except that nodes' status.capacity and
+  // status.allocatable are dropped once read (they are most of a Node's
+  // memory; NodeResourcesFit keeps its own numbers); slices, pods and claims
+  // are not kept here.
   const Cluster& cluster() const;
   const SchedulerStats& stats() const;
   const allocator::Allocator& allocator() const;
