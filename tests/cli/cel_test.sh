@@ -1,11 +1,6 @@
 #!/usr/bin/env bash
 # dra cel check and dra cel eval against the example slices.
-set -uo pipefail
-dra=$1
-root=$2
-cd "$root"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 out=$("$dra" cel check 'device.attributes["gpu.example.com"].model == "H100"'); rc=$?
 [[ $rc -eq 0 && $out == "ok: estimated cost "* ]] || fail "check ok: $rc $out"

@@ -1,11 +1,6 @@
 #!/usr/bin/env bash
 # dra convert: v1beta1 manifests to v1, and v1 through every version and back.
-set -uo pipefail
-dra=$1
-root=$2
-cd "$root"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 got=$("$dra" convert -f examples/legacy-v1beta1/claim.yaml --to v1 2>&1); rc=$?
 [[ $rc -eq 0 ]] || fail "legacy: exit $rc"

@@ -2,12 +2,7 @@
 # dra driver example: --help, the printed ResourceSlices of each mode (valid
 # API objects that the allocator can use), flag errors, and flipping a GPU's
 # health while the plugin runs.
-set -uo pipefail
-dra=$1
-root=$2
-cd "$root"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 tmp=$(mktemp -d)
 plugin_pid=
 cleanup() {

@@ -2,12 +2,7 @@
 # dra driver nvml against the fake libnvidia-ml of the test suite
 # (DRA_FAKE_NVML, set by tests/CMakeLists.txt): printed slices, and clear
 # errors when NVML is missing or fails.
-set -uo pipefail
-dra=$1
-root=$2
-cd "$root"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 fake=${DRA_FAKE_NVML:?DRA_FAKE_NVML must name the fake NVML library}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

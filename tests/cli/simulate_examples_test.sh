@@ -2,12 +2,7 @@
 # dra simulate on the example clusters and on bad input: placements, Pending
 # pods with reasons, the JSON and HTML reports, --compare device-plugin,
 # --prepare.
-set -uo pipefail
-dra=$1
-root=$2
-cd "$root"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -2,12 +2,7 @@
 # dra simulate with NodeInventory documents (inventory.dra.local/v1alpha1):
 # the inventory-fleet example, equivalence with the slices `dra driver example
 # --print-slices` publishes, and errors naming file, document and field.
-set -uo pipefail
-dra=$1
-root=$2
-cd "$root"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # dra validate on the examples (all valid) and on broken manifests whose
 # expected output is checked in beside them (tests/data/invalid/NAME.expected).
-set -uo pipefail
-dra=$1
-root=$2
-cd "$root"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 out=$("$dra" validate -R -f examples 2>&1); rc=$?
 [[ $rc -eq 0 ]] || fail "examples: exit $rc, want 0"$'\n'"$out"
