@@ -5,8 +5,11 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "cli/commands.h"
+#include "dra/api/manifest.h"
 #include "dra/driver/flags.h"
 #include "dra/driver/slice_publisher.h"
 #include "driver/example/example_driver.h"
@@ -70,7 +73,39 @@ struct ExampleFlags {
   bool mig_partitions = false;
   bool multiple_allocations = false;
   bool print_slices = false;
+  std::vector<std::string> inventory_slices;  // files or directories
 };
+
+// --inventory-slices: the driver's ResourceSlices from manifests. Slices of
+// other drivers are skipped (one file may describe a whole cluster); none
+// left, or anything unreadable, is an error (exit 2).
+int ReadInventorySlices(const std::vector<std::string>& paths, const std::string& driver_name,
+                        std::vector<api::ResourceSlice>& out) {
+  api::ManifestOptions options;
+  options.recursive = true;
+  api::ManifestSet set = api::ReadManifests(paths, options);
+  int status = 0;
+  for (const api::ManifestReadError& e : set.read_errors) {
+    std::cerr << "error: " << e.source << ": " << e.message << "\n";
+    status = 2;
+  }
+  for (api::ManifestDocument& doc : set.documents) {
+    for (const api::DecodeError& e : doc.decoded.errors) {
+      std::cerr << "error: " << doc.source << ": document " << doc.index << ": " << e.message
+                << "\n";
+      status = 2;
+    }
+    for (api::DecodedObject& o : doc.decoded.objects) {
+      auto* slice = std::get_if<api::ResourceSlice>(&o.object);
+      if (slice != nullptr && slice->spec.driver == driver_name) out.push_back(std::move(*slice));
+    }
+  }
+  if (status == 0 && out.empty()) {
+    std::cerr << "error: --inventory-slices: no ResourceSlice of driver " << driver_name << "\n";
+    status = 2;
+  }
+  return status;
+}
 
 int RunExample(ExampleFlags& flags) {
   if (flags.print_slices) {
@@ -89,6 +124,14 @@ int RunExample(ExampleFlags& flags) {
   options.mode = flags.mig_partitions         ? driver::example::SharingMode::kPartitions
                  : flags.multiple_allocations ? driver::example::SharingMode::kMultipleAllocations
                                               : driver::example::SharingMode::kExclusive;
+  if (!flags.inventory_slices.empty()) {
+    std::vector<api::ResourceSlice> slices;
+    if (int rc = ReadInventorySlices(flags.inventory_slices, options.driver_name, slices);
+        rc != 0) {
+      return rc;
+    }
+    options.inventory_slices = std::move(slices);
+  }
   if (Status s = driver::example::ValidateExampleDriverOptions(options); !s) {
     std::cerr << "error: " << s.error() << "\n";
     return 2;
@@ -156,6 +199,11 @@ void AddExample(CLI::App& parent, int& exit_code) {
   cmd->add_option("--health-control-file", flags->driver.health_control_file,
                   "File that marks GPUs unhealthy while the driver runs (see above)")
       ->envname("HEALTH_CONTROL_FILE");
+  cmd->add_option("--inventory-slices", flags->inventory_slices,
+                  "Serve the devices of these ResourceSlices (files or directories; slices of "
+                  "other drivers are skipped) instead of simulated GPUs, preparing them the same "
+                  "way")
+      ->envname("INVENTORY_SLICES");
   cmd->add_flag("--print-slices", flags->print_slices,
                 "Print the ResourceSlices the driver would publish (YAML) and exit; starts no "
                 "servers");

@@ -14,7 +14,8 @@ trap cleanup EXIT
 out=$("$dra" driver example --help 2>&1); rc=$?
 [[ $rc -eq 0 ]] || fail "--help: exit $rc"
 for flag in --num-devices --mig-partitions --gpu-allow-multiple-allocations --health-control-file \
-            --print-slices --node-name --driver-name --cdi-root --kubelet-registrar-directory-path \
+            --print-slices --inventory-slices --node-name --driver-name --cdi-root \
+            --kubelet-registrar-directory-path \
             --kubelet-plugins-directory-path --pod-uid --claims; do
   [[ $out == *"$flag"* ]] || fail "--help lacks $flag"
 done
@@ -244,6 +245,31 @@ rc=$?
 plugin_pid=
 [[ $rc -eq 0 ]] || fail "plugin exit after SIGTERM: $rc"$'\n'"$(cat "$tmp/plugin.log")"
 [[ -z $(ls -A "$tmp/registry") ]] || fail "registration socket left behind: $(ls -A "$tmp/registry")"
+
+# --inventory-slices: the driver serves the devices of given slices (here the
+# NICs of the gpu-nic-aligned example) instead of simulated GPUs.
+"$dra" driver example --node-name node-0 --driver-name nic.example.com \
+  --inventory-slices examples/clusters/gpu-nic-aligned --print-slices > "$tmp/nics.yaml"; rc=$?
+[[ $rc -eq 0 ]] || fail "inventory-slices: exit $rc"
+python3 - "$tmp/nics.yaml" examples/clusters/gpu-nic-aligned/cluster.yaml <<'PY' ||
+import sys, yaml
+def devices(path):
+    out = set()
+    for d in yaml.safe_load_all(open(path)):
+        if d and d.get("kind") == "ResourceSlice" and d["spec"]["driver"] == "nic.example.com":
+            out |= {(d["spec"]["pool"]["name"], x["name"]) for x in d["spec"].get("devices", [])}
+    return out
+got, want = devices(sys.argv[1]), devices(sys.argv[2])
+assert want and got == want, (sorted(got), sorted(want))
+PY
+  fail "inventory-slices: published devices differ from the input slices"
+out=$("$dra" driver example --node-name node-0 --driver-name other.example.com \
+  --inventory-slices examples/clusters/gpu-nic-aligned --print-slices 2>&1); rc=$?
+[[ $rc -eq 2 && $out == *"no ResourceSlice of driver other.example.com"* ]] ||
+  fail "inventory-slices of another driver: $rc $out"
+out=$("$dra" driver example --node-name node-0 --inventory-slices "$tmp/missing.yaml" \
+  --print-slices 2>&1); rc=$?
+[[ $rc -eq 2 && $out == *"missing.yaml"* ]] || fail "inventory-slices missing file: $rc $out"
 
 if [[ $failures -ne 0 ]]; then
   echo "$failures failure(s)"
