@@ -15,5 +15,10 @@ case "$flavour" in
           -DDRA_SANITIZE=ON -DDRA_FUZZ=ON -DDRA_BENCH=OFF) ;;
   *) echo "unknown flavour: $flavour" >&2; exit 2 ;;
 esac
+# ccache (Debian's) keeps rebuilds of a machine that has built before short.
+if command -v ccache > /dev/null; then
+  args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+fi
 cmake -S "$root" -B "$root/$dir" -G Ninja "${args[@]}" >/dev/null
 ninja -C "$root/$dir" -j "$jobs" "$@"
