@@ -64,6 +64,14 @@ struct DecodeOptions {
   // metav1.Time for defaulted timestamps (taint timeAdded): seconds since
   // the epoch.
   std::int64_t now = 0;
+  // Unknown fields are skipped instead of being strict errors, as client-go's
+  // decoder does for what a server sends (a newer server may send fields this
+  // build does not know). Core kinds always skip them.
+  bool ignore_unknown_fields = false;
+  // Kind and apiVersion of documents that carry none: the items of a typed
+  // list as kube-apiserver sends it. Empty: such documents are errors.
+  std::string default_kind;
+  std::string default_api_version;
 };
 
 // Decodes one document. A `List` (or `<Kind>List`) yields each item; items

@@ -48,7 +48,8 @@ void DecodeTyped(const json::Value& doc, ApiVersion version, bool core, const st
   T object;
   object.type.kind = kind;
   object.type.api_version = StringMember(doc, "apiVersion");
-  Decoder decoder(options, version, core);
+  if (object.type.api_version.empty()) object.type.api_version = options.default_api_version;
+  Decoder decoder(options, version, core || options.ignore_unknown_fields);
   decoder.ReadObject(doc, object);
 
   const std::string written_version =
@@ -111,6 +112,8 @@ void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutco
   const json::Value* version_value = doc.Find("apiVersion");
   std::string kind = StringMember(doc, "kind");
   std::string api_version = StringMember(doc, "apiVersion");
+  if (kind.empty()) kind = options.default_kind;
+  if (api_version.empty()) api_version = options.default_api_version;
   std::string name;
   if (const json::Value* meta = doc.Find("metadata"); meta != nullptr && meta->is_object()) {
     name = StringMember(*meta, "name");
