@@ -49,6 +49,36 @@ std::string OnlyError(const DecodeOutcome& out) {
 }
 
 // Spec api.md 10.1: defaulting and encoding of a claim, in v1 and v1beta1.
+// What a server sends: items of a typed list carry no kind or apiVersion,
+// and a newer server may send fields this build does not know; client-go's
+// decoder takes both.
+TEST(CodecTest, ServerItemsWithDefaultKindAndUnknownFields) {
+  auto tree = json::ParseJson(
+      R"({"metadata":{"name":"s1"},"spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"allNodes":true,"devices":[{"name":"a","futureField":{"x":1}}]}})");
+  ASSERT_TRUE(tree.ok());
+  DecodeOptions strict;
+  DecodeOutcome rejected = DecodeDocument(*tree, strict);
+  ASSERT_EQ(rejected.errors.size(), 1u);
+  EXPECT_EQ(rejected.errors[0].failure, DecodeFailure::kMissingType);
+
+  DecodeOptions lenient;
+  lenient.default_kind = "ResourceSlice";
+  lenient.default_api_version = "resource.k8s.io/v1";
+  DecodeOutcome unknown = DecodeDocument(*tree, lenient);
+  ASSERT_EQ(unknown.errors.size(), 1u);
+  EXPECT_NE(unknown.errors[0].message.find("unknown field \"spec.devices[0].futureField\""),
+            std::string::npos)
+      << unknown.errors[0].message;
+
+  lenient.ignore_unknown_fields = true;
+  DecodeOutcome ok = DecodeDocument(*tree, lenient);
+  ASSERT_TRUE(ok.errors.empty()) << ok.errors[0].message;
+  ASSERT_EQ(ok.objects.size(), 1u);
+  const auto& slice = std::get<ResourceSlice>(ok.objects[0].object);
+  EXPECT_EQ(slice.type.api_version, "resource.k8s.io/v1");
+  EXPECT_EQ(slice.spec.devices[0].name, "a");
+}
+
 TEST(CodecTest, ClaimDefaultingAndEncodingMatchesWorkedExample) {
   DecodeOutcome out = DecodeYamlText(R"(apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
