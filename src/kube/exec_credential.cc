@@ -1,0 +1,364 @@
+#include "dra/kube/exec_credential.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "api/codec/time_format.h"
+#include "kube/kubeconfig_internal.h"
+
+extern char** environ;
+
+namespace dra::kube {
+namespace {
+
+constexpr std::string_view kGroup = "client.authentication.k8s.io";
+constexpr std::string_view kInstallHintHelp =
+    "\n\nIt looks like you are trying to use a client-go credential plugin that is not installed.\n"
+    "\n"
+    "To learn more about this feature, consult the documentation available at:\n"
+    "      https://kubernetes.io/docs/reference/access-authn-authz/authentication/"
+    "#client-go-credential-plugins";
+
+bool IsExecutableFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0;
+}
+
+// os/exec's lookup: a name with '/' is run as is (a failure is then a
+// fork/exec error); a bare name is searched in $PATH, where only absolute
+// directories count (Go refuses results relative to ".").
+std::optional<std::string> LookPath(const std::string& command) {
+  if (command.find('/') != std::string::npos) return command;
+  const char* path_env = std::getenv("PATH");
+  std::string_view path = path_env != nullptr ? path_env : "";
+  std::size_t i = 0;
+  while (i <= path.size()) {
+    std::size_t j = path.find(':', i);
+    if (j == std::string_view::npos) j = path.size();
+    std::string dir(path.substr(i, j - i));
+    i = j + 1;
+    if (dir.empty() || dir[0] != '/') continue;
+    std::string candidate = dir + "/" + command;
+    if (IsExecutableFile(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
+std::string DurationText(std::chrono::milliseconds d) {
+  if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + "s";
+  return std::to_string(d.count()) + "ms";
+}
+
+// The environment of the plugin: ours, then the kubeconfig's entries, then
+// KUBERNETES_EXEC_INFO; a later value of a name replaces an earlier one.
+std::vector<std::string> PluginEnvironment(const ExecConfig& config, const std::string& info) {
+  std::vector<std::string> env;
+  std::map<std::string, std::size_t, std::less<>> index;
+  auto add = [&](std::string entry) {
+    std::string name = entry.substr(0, entry.find('='));
+    if (auto it = index.find(name); it != index.end()) {
+      env[it->second] = std::move(entry);
+    } else {
+      index.emplace(std::move(name), env.size());
+      env.push_back(std::move(entry));
+    }
+  };
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) add(*e);
+  for (const ExecEnvVar& v : config.env) add(v.name + "=" + v.value);
+  add("KUBERNETES_EXEC_INFO=" + info);
+  return env;
+}
+
+struct RunOutput {
+  std::string stdout_text;
+  int wait_status = 0;
+};
+
+void KillChild(pid_t pid, bool own_group) {
+  ::kill(own_group ? -pid : pid, SIGKILL);
+  int status;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+}  // namespace
+
+ExecCredentialProvider::ExecCredentialProvider(ExecConfig config,
+                                               std::optional<ExecClusterInfo> cluster,
+                                               ExecPluginOptions options)
+    : config_(std::move(config)),
+      command_(internal::CleanPath(config_.command)),
+      cluster_(std::move(cluster)),
+      options_(std::move(options)) {}
+
+Result<std::shared_ptr<ExecCredentialProvider>> ExecCredentialProvider::Create(
+    ExecConfig config, std::optional<ExecClusterInfo> cluster, ExecPluginOptions options) {
+  if (config.api_version != "client.authentication.k8s.io/v1" &&
+      config.api_version != "client.authentication.k8s.io/v1beta1") {
+    return Error{"exec plugin: invalid apiVersion \"" + config.api_version + "\""};
+  }
+  return std::make_shared<ExecCredentialProvider>(std::move(config), std::move(cluster),
+                                                  std::move(options));
+}
+
+std::string ExecCredentialProvider::ExecInfo(bool interactive) const {
+  std::string out = "{\"kind\":\"ExecCredential\",\"apiVersion\":";
+  json::AppendGoJsonString(out, config_.api_version);
+  out += ",\"spec\":{";
+  if (config_.provide_cluster_info && cluster_) {
+    const ExecClusterInfo& c = *cluster_;
+    out += "\"cluster\":{\"server\":";
+    json::AppendGoJsonString(out, c.server);
+    if (!c.tls_server_name.empty()) {
+      out += ",\"tls-server-name\":";
+      json::AppendGoJsonString(out, c.tls_server_name);
+    }
+    if (c.insecure_skip_tls_verify) out += ",\"insecure-skip-tls-verify\":true";
+    if (!c.certificate_authority_data.empty()) {
+      out += ",\"certificate-authority-data\":\"" +
+             internal::EncodeBase64(c.certificate_authority_data) + "\"";
+    }
+    if (!c.proxy_url.empty()) {
+      out += ",\"proxy-url\":";
+      json::AppendGoJsonString(out, c.proxy_url);
+    }
+    if (c.disable_compression) out += ",\"disable-compression\":true";
+    out += ",\"config\":";
+    if (c.config) {
+      json::WriteJson(*c.config, out);
+    } else {
+      out += "null";
+    }
+    out += "},";
+  }
+  out += interactive ? "\"interactive\":true}}\n" : "\"interactive\":false}}\n";
+  return out;
+}
+
+Result<Credentials> ExecCredentialProvider::Get() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cached_) {
+    auto now = options_.now ? options_.now() : std::chrono::system_clock::now();
+    if (!expiry_ || now <= *expiry_) return *cached_;
+  }
+  return RunLocked();
+}
+
+void ExecCredentialProvider::Invalidate(const Credentials& used) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cached_ && *cached_ == used) cached_.reset();
+}
+
+Result<Credentials> ExecCredentialProvider::RunLocked() {
+  // Interactive mode decides whether the plugin gets our standard input.
+  bool tty = options_.stdin_is_terminal ? *options_.stdin_is_terminal : ::isatty(0) == 1;
+  bool interactive = false;
+  const std::string& mode = config_.interactive_mode;
+  if (mode == "Never") {
+    interactive = false;
+  } else if (mode == "IfAvailable") {
+    interactive = tty;
+  } else if (mode == "Always") {
+    if (!tty) {
+      return Error{"exec plugin cannot support interactive mode: standard input is not a terminal"};
+    }
+    interactive = true;
+  } else {
+    return Error{"exec plugin cannot support interactive mode: unknown interactiveMode: \"" + mode +
+                 "\""};
+  }
+
+  std::optional<std::string> resolved = LookPath(command_);
+  if (!resolved) {
+    std::string message = "exec: executable " + command_ + " not found";
+    auto now = std::chrono::steady_clock::now();
+    if (install_hints_shown_ == 0 || now - hint_window_ >= std::chrono::hours(1)) {
+      hint_window_ = now;
+      install_hints_shown_ = 0;
+    }
+    if (install_hints_shown_ < 10) {
+      ++install_hints_shown_;
+      message += kInstallHintHelp;
+      if (!config_.install_hint.empty()) message += "\n\n" + config_.install_hint;
+    }
+    return Error{message};
+  }
+
+  std::vector<std::string> env = PluginEnvironment(config_, ExecInfo(interactive));
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args;
+  args.push_back(command_);
+  args.insert(args.end(), config_.args.begin(), config_.args.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return Error{"exec: pipe: " + internal::ErrnoText(errno)};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!interactive) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  // A non-interactive plugin gets its own process group so that a timeout
+  // kills whatever it started too; an interactive one stays in the
+  // terminal's foreground group.
+  const bool own_group = !interactive;
+  if (own_group) {
+    flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
+  posix_spawnattr_setflags(&attr, flags);
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, resolved->c_str(), &actions, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(out[1]);
+  if (rc != 0) {
+    ::close(out[0]);
+    return Error{"exec: fork/exec " + *resolved + ": " + internal::ErrnoText(rc)};
+  }
+
+  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  auto remaining_ms = [&] {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    return left.count() < 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+  };
+  auto timed_out = [&] {
+    KillChild(pid, own_group);
+    return Error{"exec: executable " + command_ + " did not exit within " +
+                 DurationText(options_.timeout) + "; it was killed"};
+  };
+  RunOutput result;
+  char buf[16384];
+  for (;;) {
+    int wait_ms = remaining_ms();
+    if (wait_ms == 0) {
+      ::close(out[0]);
+      return timed_out();
+    }
+    pollfd p{out[0], POLLIN, 0};
+    int n = ::poll(&p, 1, wait_ms);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) continue;  // the deadline check above ends the loop
+    ssize_t got = ::read(out[0], buf, sizeof buf);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got <= 0) break;
+    if (result.stdout_text.size() + static_cast<std::size_t>(got) > options_.max_output_bytes) {
+      ::close(out[0]);
+      KillChild(pid, own_group);
+      return Error{"exec: executable " + command_ + " wrote more than " +
+                   std::to_string(options_.max_output_bytes) +
+                   " bytes to standard output; it was killed"};
+    }
+    result.stdout_text.append(buf, static_cast<std::size_t>(got));
+  }
+  ::close(out[0]);
+  // Standard output is closed; wait for the exit within the same deadline.
+  for (;;) {
+    pid_t w = ::waitpid(pid, &result.wait_status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) return Error{"exec: wait: " + internal::ErrnoText(errno)};
+    if (remaining_ms() == 0) return timed_out();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (!WIFEXITED(result.wait_status) || WEXITSTATUS(result.wait_status) != 0) {
+    int code = WIFEXITED(result.wait_status) ? WEXITSTATUS(result.wait_status) : -1;
+    return Error{"exec: executable " + command_ + " failed with exit code " + std::to_string(code)};
+  }
+
+  // Decode the ExecCredential.
+  const std::string& text = result.stdout_text;
+  json::Value root;
+  if (json::LooksLikeJson(text)) {
+    Result<json::Value> parsed = json::ParseJson(text);
+    if (!parsed.ok()) return Error{"decoding stdout: " + parsed.error()};
+    root = std::move(parsed).value();
+  } else {
+    Result<std::vector<json::YamlDocument>> docs = json::ParseYaml(text);
+    if (!docs.ok()) return Error{"decoding stdout: " + docs.error()};
+    if (!docs->empty()) root = std::move((*docs)[0].root);
+  }
+  if (!root.is_object()) {
+    return Error{"decoding stdout: Object 'Kind' is missing in '" + text + "'"};
+  }
+  auto string_field = [](const json::Value& obj, std::string_view key) -> std::string {
+    const json::Value* v = obj.Find(key);
+    return v != nullptr && v->is_string() ? v->text : std::string();
+  };
+  const std::string kind = string_field(root, "kind");
+  const std::string api_version = string_field(root, "apiVersion");
+  if (kind.empty()) return Error{"decoding stdout: Object 'Kind' is missing in '" + text + "'"};
+  if (api_version.empty()) {
+    return Error{"decoding stdout: Object 'apiVersion' is missing in '" + text + "'"};
+  }
+  const bool known_version =
+      api_version == std::string(kGroup) + "/v1" || api_version == std::string(kGroup) + "/v1beta1";
+  if (!known_version || kind != "ExecCredential") {
+    return Error{"decoding stdout: no kind \"" + kind + "\" is registered for version \"" +
+                 api_version + "\""};
+  }
+  if (api_version != config_.api_version) {
+    return Error{"exec plugin is configured to use API version " + config_.api_version +
+                 ", plugin returned version " + api_version};
+  }
+  const json::Value* status = root.Find("status");
+  if (status == nullptr || status->is_null()) {
+    return Error{"exec plugin didn't return a status field"};
+  }
+  if (!status->is_object()) return Error{"decoding stdout: status: expected an object"};
+  Credentials creds;
+  std::optional<std::chrono::system_clock::time_point> expiry;
+  for (const auto& [key, out] :
+       {std::pair<std::string_view, std::string*>{"token", &creds.bearer_token},
+        {"clientCertificateData", &creds.cert_pem},
+        {"clientKeyData", &creds.key_pem}}) {
+    const json::Value* v = status->Find(key);
+    if (v == nullptr || v->is_null()) continue;
+    if (!v->is_string())
+      return Error{"decoding stdout: status." + std::string(key) + ": expected a string"};
+    *out = v->text;
+  }
+  if (const json::Value* ts = status->Find("expirationTimestamp");
+      ts != nullptr && !ts->is_null()) {
+    if (!ts->is_string())
+      return Error{"decoding stdout: status.expirationTimestamp: expected a string"};
+    Result<api::Time> t = api::codec::ParseRfc3339(ts->text);
+    if (!t.ok()) return Error{"decoding stdout: status.expirationTimestamp: " + t.error()};
+    expiry = std::chrono::system_clock::time_point(std::chrono::seconds(t->seconds));
+  }
+  if (creds.bearer_token.empty() && creds.cert_pem.empty() && creds.key_pem.empty()) {
+    return Error{"exec plugin didn't return a token or cert/key pair"};
+  }
+  if (creds.cert_pem.empty() != creds.key_pem.empty()) {
+    return Error{"exec plugin returned only certificate or key, not both"};
+  }
+  cached_ = creds;
+  expiry_ = expiry;
+  return creds;
+}
+
+}  // namespace dra::kube
