@@ -1,0 +1,105 @@
+// The HTTP side of talking to kube-apiserver: one Client per RestConfig sends
+// requests over reused libcurl connections (HTTP/2 when the server offers it),
+// attaches credentials, waits for the client-side rate limiter, retries as
+// client-go does, and turns failures into ApiErrors.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dra/kube/api_error.h"
+#include "dra/kube/rest_config.h"
+#include "dra/util/result.h"
+
+namespace dra::kube {
+
+struct HttpRequest {
+  std::string method = "GET";  // GET, POST, PUT, PATCH, DELETE
+  // Absolute API path below the server's prefix: "/apis/resource.k8s.io/v1/resourceslices".
+  std::string path;
+  // Query parameters, unescaped; sent sorted by name (as client-go does).
+  std::vector<std::pair<std::string, std::string>> query;
+  std::string body;
+  std::string content_type;  // of the body; "application/json" when empty and a body is given
+  std::string accept = "application/json";
+  // What the request is about, for the texts of errors the server did not
+  // describe itself: verb ("get", "list", "create", ...), resource
+  // ("resourceslices.resource.k8s.io") and the object's name.
+  std::string verb;
+  std::string resource;
+  std::string name;
+};
+
+struct HttpResponse {
+  int code = 0;
+  std::string content_type;
+  std::string body;
+  // The texts of the response's "Warning: 299 - ..." headers, in order.
+  std::vector<std::string> warnings;
+};
+
+// Limits that keep a misbehaving server from costing unbounded memory.
+struct ClientLimits {
+  std::size_t max_response_bytes = std::size_t{2} << 30;  // one non-streamed answer
+  int max_retries = 10;                                   // client-go's maxRetries
+  // Connection establishment (client-go dials with a 30 s limit).
+  std::chrono::milliseconds connect_timeout{30'000};
+};
+
+// Thread-safety: a Client is safe to use from any number of threads at once;
+// each request uses a connection of its own from a shared pool. Handlers set
+// with SetWarningHandler are called on the requesting thread.
+class Client {
+ public:
+  // Checks the TLS material (PEM parses, key matches) and fails with the
+  // error kubectl would print for it.
+  static Result<std::shared_ptr<Client>> New(RestConfig config, ClientLimits limits = {});
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  const RestConfig& config() const;
+
+  // Sends one request and returns the answer when its code is 2xx. A failure
+  // code becomes an ApiError (ErrorFromResponse). 429 and 5xx answers with a
+  // Retry-After header are retried after that many seconds (every verb), and
+  // connection failures of GETs after one second, up to limits.max_retries
+  // times, each retry passing the rate limiter again; 401 refreshes the
+  // credentials from the provider (for the next request) and is returned.
+  ApiResult<HttpResponse> Do(const HttpRequest& request);
+
+  // Sends a request whose answer is a stream (a watch) and hands each piece
+  // of the body to `on_data` as it arrives; returning false stops the stream.
+  // Not rate limited (client-go does not limit watches). A failure code
+  // before the stream starts is returned as an ApiError; the stream's end
+  // (server closed it, or on_data stopped it) is success. `cancel`, when
+  // given, is polled about every 100 ms and ends the stream with kCancelled.
+  ApiStatus Stream(const HttpRequest& request,
+                   const std::function<bool(std::string_view)>& on_data,
+                   const std::atomic<bool>* cancel = nullptr);
+
+  // Called once per distinct warning text over the client's life (kubectl
+  // prints each warning once per process). Default: "Warning: <text>" on
+  // standard error.
+  void SetWarningHandler(std::function<void(const std::string&)> handler);
+
+  // The HTTP version the last completed request used ("1.1", "2").
+  std::string LastHttpVersion() const;
+
+ private:
+  struct Impl;
+  explicit Client(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// "a=b&c=d" with each name and value percent-encoded as Go's url.Values.Encode
+// does (space as '+'), sorted by name (stable for equal names).
+std::string EncodeQuery(std::vector<std::pair<std::string, std::string>> query);
+
+}  // namespace dra::kube

@@ -1,0 +1,611 @@
+// Client: requests to kube-apiserver over libcurl.
+//
+// Connections: a pool of curl easy handles; a handle keeps its connection
+// alive between requests (curl_easy_reset keeps the connection cache), so a
+// thread that finishes a request hands a warm connection to the next one.
+// HTTP/2 is negotiated by ALPN on TLS (CURL_HTTP_VERSION_2TLS) unless the
+// DISABLE_HTTP2 environment variable is set, as client-go honours it.
+#include "dra/kube/client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "kube/go_duration.h"
+#include "kube/rate_limiter.h"
+#include "kube/warning_header.h"
+
+namespace dra::kube {
+namespace {
+
+std::once_flag g_curl_init;
+
+void InitCurl() {
+  std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string ToLower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string Trim(std::string_view s) {
+  std::size_t b = 0;
+  std::size_t e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b])) != 0) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])) != 0) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+bool UnreservedByte(unsigned char c) {
+  return std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.' || c == '~';
+}
+
+// url.QueryEscape: unreserved bytes kept, space as '+', the rest %XX.
+void AppendQueryEscaped(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (unsigned char c : s) {
+    if (UnreservedByte(c)) {
+      out += static_cast<char>(c);
+    } else if (c == ' ') {
+      out += '+';
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+}
+
+// scheme://host:port of the server, and its parts.
+struct ServerUrl {
+  std::string scheme;
+  std::string host;  // without brackets for IPv6
+  std::string port;
+  std::string prefix;  // path prefix, no trailing '/'
+  bool ipv6 = false;
+  std::string HostPort() const {
+    return (ipv6 ? "[" + host + "]" : host) + ":" + port;
+  }
+};
+
+Result<ServerUrl> ParseServer(const std::string& server) {
+  ServerUrl u;
+  auto scheme_end = server.find("://");
+  if (scheme_end == std::string::npos) {
+    return Error{"server \"" + server + "\" is not a URL (expected https://host:port)"};
+  }
+  u.scheme = ToLower(server.substr(0, scheme_end));
+  if (u.scheme != "https" && u.scheme != "http") {
+    return Error{"server \"" + server + "\": unsupported scheme \"" + u.scheme + "\""};
+  }
+  std::string rest = server.substr(scheme_end + 3);
+  auto path_start = rest.find('/');
+  std::string authority = rest.substr(0, path_start);
+  if (path_start != std::string::npos) {
+    u.prefix = rest.substr(path_start);
+    auto q = u.prefix.find_first_of("?#");
+    if (q != std::string::npos) u.prefix.resize(q);
+    while (!u.prefix.empty() && u.prefix.back() == '/') u.prefix.pop_back();
+  }
+  if (auto at = authority.rfind('@'); at != std::string::npos) authority = authority.substr(at + 1);
+  if (authority.empty()) return Error{"server \"" + server + "\" has no host"};
+  if (authority.front() == '[') {
+    auto close = authority.find(']');
+    if (close == std::string::npos) return Error{"server \"" + server + "\": bad IPv6 host"};
+    u.host = authority.substr(1, close - 1);
+    u.ipv6 = true;
+    if (close + 1 < authority.size() && authority[close + 1] == ':') {
+      u.port = authority.substr(close + 2);
+    }
+  } else {
+    auto colon = authority.rfind(':');
+    if (colon != std::string::npos) {
+      u.host = authority.substr(0, colon);
+      u.port = authority.substr(colon + 1);
+    } else {
+      u.host = authority;
+    }
+  }
+  if (u.port.empty()) u.port = u.scheme == "https" ? "443" : "80";
+  if (!std::all_of(u.port.begin(), u.port.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      u.port.size() > 5 || std::stoi(u.port) > 65535) {
+    return Error{"server \"" + server + "\": invalid port \"" + u.port + "\""};
+  }
+  if (u.host.empty()) return Error{"server \"" + server + "\" has no host"};
+  return u;
+}
+
+// One request's state inside libcurl's callbacks.
+struct Transfer {
+  std::size_t max_bytes = 0;
+  std::string body;
+  std::string content_type;
+  std::vector<std::string> warning_values;
+  std::string retry_after;
+  long os_errno = 0;  // the socket error of a failed connection
+  bool too_large = false;
+  // Streaming: the user's callback, called once the status code says 2xx.
+  const std::function<bool(std::string_view)>* on_data = nullptr;
+  CURL* handle = nullptr;
+  int status = -1;  // read lazily when the first body bytes arrive
+  bool stopped_by_callback = false;
+  const std::atomic<bool>* cancel = nullptr;
+  bool cancelled = false;
+};
+
+std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  std::size_t n = size * count;
+  std::string_view line(data, n);
+  // A new response (after a 100 Continue or a redirect) starts over.
+  if (line.substr(0, 5) == "HTTP/") {
+    t->warning_values.clear();
+    t->retry_after.clear();
+    t->content_type.clear();
+    return n;
+  }
+  auto colon = line.find(':');
+  if (colon == std::string_view::npos) return n;
+  std::string name = ToLower(line.substr(0, colon));
+  std::string value = Trim(line.substr(colon + 1));
+  if (name == "warning") {
+    t->warning_values.push_back(std::move(value));
+  } else if (name == "retry-after") {
+    t->retry_after = std::move(value);
+  } else if (name == "content-type") {
+    t->content_type = std::move(value);
+  }
+  return n;
+}
+
+std::size_t OnBody(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  std::size_t n = size * count;
+  if (t->on_data != nullptr) {
+    if (t->status < 0) {
+      long code = 0;
+      curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &code);
+      t->status = static_cast<int>(code);
+    }
+    if (t->status >= 200 && t->status < 300) {
+      if (!(*t->on_data)(std::string_view(data, n))) {
+        t->stopped_by_callback = true;
+        return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
+      }
+      return n;
+    }
+    // A failure answer is collected (bounded) to become an ApiError.
+  }
+  if (t->body.size() + n > t->max_bytes) {
+    t->too_large = true;
+    return 0;
+  }
+  t->body.append(data, n);
+  return n;
+}
+
+int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* t = static_cast<Transfer*>(user);
+  if (t->cancel != nullptr && t->cancel->load(std::memory_order_relaxed)) {
+    t->cancelled = true;
+    return 1;  // aborts (CURLE_ABORTED_BY_CALLBACK)
+  }
+  return 0;
+}
+
+// Connection failures client-go retries for GETs (rest/request.go
+// isErrRetryableFunc: connection reset, unexpected EOF, HTTP/2 connection
+// lost); a refused connection is not retried.
+bool RetryableTransportError(CURLcode code) {
+  switch (code) {
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct CurlSlist {
+  curl_slist* list = nullptr;
+  ~CurlSlist() { curl_slist_free_all(list); }
+  void Add(const std::string& s) { list = curl_slist_append(list, s.c_str()); }
+};
+
+}  // namespace
+
+std::string EncodeQuery(std::vector<std::pair<std::string, std::string>> query) {
+  std::stable_sort(query.begin(), query.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out;
+  for (const auto& [k, v] : query) {
+    if (!out.empty()) out += '&';
+    AppendQueryEscaped(out, k);
+    out += '=';
+    AppendQueryEscaped(out, v);
+  }
+  return out;
+}
+
+struct Client::Impl {
+  RestConfig config;
+  ClientLimits limits;
+  ServerUrl url;
+  bool http2 = true;
+  std::unique_ptr<RateLimiter> limiter;  // null: not limited
+
+  std::mutex pool_mu;
+  std::vector<CURL*> pool;  // idle handles, each with its live connection
+
+  std::mutex warn_mu;
+  std::set<std::string> warned;
+  std::function<void(const std::string&)> warning_handler;
+
+  std::atomic<int> last_http_version{0};
+
+  ~Impl() {
+    for (CURL* h : pool) curl_easy_cleanup(h);
+  }
+
+  CURL* Acquire() {
+    {
+      std::lock_guard<std::mutex> lock(pool_mu);
+      if (!pool.empty()) {
+        CURL* h = pool.back();
+        pool.pop_back();
+        return h;
+      }
+    }
+    return curl_easy_init();
+  }
+
+  void Release(CURL* h) {
+    std::lock_guard<std::mutex> lock(pool_mu);
+    // Bound idle connections as Go's transport does (25 per host).
+    if (pool.size() >= 25) {
+      curl_easy_cleanup(h);
+      return;
+    }
+    pool.push_back(h);
+  }
+
+  bool Https() const { return url.scheme == "https"; }
+
+  std::string Url(const HttpRequest& r) const {
+    // With tls-server-name the URL names that host, and CURLOPT_CONNECT_TO
+    // sends the connection to the real one: SNI and the certificate check
+    // then use the configured name.
+    std::string host = url.ipv6 ? "[" + url.host + "]" : url.host;
+    if (Https() && !config.tls.server_name.empty()) host = config.tls.server_name;
+    std::string out = url.scheme + "://" + host + ":" + url.port + url.prefix + r.path;
+    std::vector<std::pair<std::string, std::string>> query = r.query;
+    bool has_timeout = std::any_of(query.begin(), query.end(),
+                                   [](const auto& p) { return p.first == "timeout"; });
+    bool has_timeout_seconds = std::any_of(
+        query.begin(), query.end(), [](const auto& p) { return p.first == "timeoutSeconds"; });
+    if (config.timeout.count() > 0 && !has_timeout && !has_timeout_seconds) {
+      query.emplace_back("timeout", FormatGoDuration(config.timeout));
+    }
+    if (!query.empty()) out += "?" + EncodeQuery(std::move(query));
+    return out;
+  }
+
+  // Sets every option of one attempt; `creds` are what it authenticates with.
+  void Configure(CURL* h, const HttpRequest& r, const std::string& full_url, Transfer& t,
+                 const Credentials& creds, CurlSlist& headers, bool streaming) const {
+    curl_easy_setopt(h, CURLOPT_URL, full_url.c_str());
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_HTTP_VERSION,
+                     http2 ? static_cast<long>(CURL_HTTP_VERSION_2TLS)
+                           : static_cast<long>(CURL_HTTP_VERSION_1_1));
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPIDLE, 30L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, 30L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(limits.connect_timeout.count()));
+    if (!streaming) {
+      if (config.timeout.count() > 0) {
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(config.timeout.count()));
+      } else {
+        // No overall limit (kubectl's default), but a stalled answer is
+        // abandoned: kube-apiserver ends a non-long-running request after
+        // 60 s, so two minutes without a byte means the peer is gone.
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 120L);
+      }
+    }
+    if (!config.disable_compression) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "gzip");
+    if (!config.proxy_url.empty()) curl_easy_setopt(h, CURLOPT_PROXY, config.proxy_url.c_str());
+
+    if (Https()) {
+      if (config.tls.insecure) {
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+      } else if (!config.tls.ca_pem.empty()) {
+        curl_blob ca{const_cast<char*>(config.tls.ca_pem.data()), config.tls.ca_pem.size(),
+                     CURL_BLOB_COPY};
+        curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
+      }
+      curl_easy_setopt(h, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+      const std::string& cert = creds.cert_pem.empty() ? config.tls.cert_pem : creds.cert_pem;
+      const std::string& key = creds.cert_pem.empty() ? config.tls.key_pem : creds.key_pem;
+      if (!cert.empty() && !key.empty()) {
+        curl_blob c{const_cast<char*>(cert.data()), cert.size(), CURL_BLOB_COPY};
+        curl_blob k{const_cast<char*>(key.data()), key.size(), CURL_BLOB_COPY};
+        curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &c);
+        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+        curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &k);
+        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+      }
+      // Credentials are sent only over TLS (client-go's rule).
+      const std::string& token = creds.bearer_token.empty() ? config.bearer_token : creds.bearer_token;
+      if (!token.empty()) {
+        headers.Add("Authorization: Bearer " + token);
+      } else if (!config.username.empty() || !config.password.empty()) {
+        std::string user_pass = config.username + ":" + config.password;
+        curl_easy_setopt(h, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+        curl_easy_setopt(h, CURLOPT_USERPWD, user_pass.c_str());
+      }
+    }
+    if (!config.impersonate_user.empty()) {
+      headers.Add("Impersonate-User: " + config.impersonate_user);
+      if (!config.impersonate_uid.empty()) headers.Add("Impersonate-Uid: " + config.impersonate_uid);
+      for (const std::string& g : config.impersonate_groups) headers.Add("Impersonate-Group: " + g);
+      for (const auto& [k, vs] : config.impersonate_extra) {
+        std::string key;
+        AppendQueryEscaped(key, k);
+        for (const std::string& v : vs) headers.Add("Impersonate-Extra-" + key + ": " + v);
+      }
+    }
+    headers.Add("Accept: " + r.accept);
+    headers.Add("User-Agent: " + (config.user_agent.empty()
+                                      ? std::string("dra/v0.1.0 (linux/amd64) dra")
+                                      : config.user_agent));
+    // No "Expect: 100-continue" round trip for bodies.
+    headers.Add("Expect:");
+    if (!r.body.empty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
+      headers.Add("Content-Type: " +
+                  (r.content_type.empty() ? std::string("application/json") : r.content_type));
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, r.body.data());
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
+    }
+    if (r.method == "GET") {
+      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else if (r.method != "POST") {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r.method.c_str());
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.list);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &OnHeader);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnBody);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+  }
+
+  void ReportWarnings(const std::vector<std::string>& values) {
+    for (const std::string& v : values) {
+      for (std::string& text : ParseWarningHeader(v)) {
+        std::function<void(const std::string&)> handler;
+        {
+          std::lock_guard<std::mutex> lock(warn_mu);
+          if (!warned.insert(text).second) continue;
+          handler = warning_handler;
+        }
+        if (handler) {
+          handler(text);
+        } else {
+          std::cerr << "Warning: " << text << "\n";
+        }
+      }
+    }
+  }
+
+  Result<Credentials> CurrentCredentials() const {
+    if (!Https() || !config.credentials) return Credentials{};
+    return config.credentials->Get();
+  }
+
+  // One attempt. Returns the curl code; fills `t`.
+  CURLcode Perform(const HttpRequest& r, Transfer& t, const Credentials& creds, bool streaming,
+                   std::string& curl_error) {
+    CURL* h = Acquire();
+    if (h == nullptr) {
+      curl_error = "could not create a connection handle";
+      return CURLE_OUT_OF_MEMORY;
+    }
+    curl_easy_reset(h);
+    t.handle = h;
+    CurlSlist headers;
+    CurlSlist connect_to;
+    std::string full_url = Url(r);
+    Configure(h, r, full_url, t, creds, headers, streaming);
+    if (Https() && !config.tls.server_name.empty()) {
+      std::string real_host = url.ipv6 ? "[" + url.host + "]" : url.host;
+      connect_to.Add(config.tls.server_name + ":" + url.port + ":" + real_host + ":" + url.port);
+      curl_easy_setopt(h, CURLOPT_CONNECT_TO, connect_to.list);
+    }
+    char errbuf[CURL_ERROR_SIZE] = {0};
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+    CURLcode code = curl_easy_perform(h);
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    t.status = static_cast<int>(status);
+    curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &t.os_errno);
+    long version = 0;
+    curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &version);
+    last_http_version.store(static_cast<int>(version));
+    curl_error = errbuf[0] != 0 ? std::string(errbuf) : std::string(curl_easy_strerror(code));
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+    curl_easy_setopt(h, CURLOPT_CONNECT_TO, nullptr);
+    Release(h);
+    return code;
+  }
+
+  ApiError TransportError(CURLcode code, const std::string& curl_error, long os_errno) const {
+    bool refused = code == CURLE_COULDNT_CONNECT && os_errno == ECONNREFUSED;
+    std::string message = curl_error;
+    if (code == CURLE_OPERATION_TIMEDOUT) {
+      message = "the request to " + url.HostPort() + " timed out: " + curl_error;
+    }
+    return ApiError::Transport(message, url.HostPort(), refused);
+  }
+
+  ApiResult<HttpResponse> Run(const HttpRequest& r, bool streaming,
+                              const std::function<bool(std::string_view)>* on_data,
+                              const std::atomic<bool>* cancel) {
+    std::string previous_error;
+    for (int attempt = 0;; ++attempt) {
+      if (!streaming && limiter) limiter->Wait();
+      Result<Credentials> creds = CurrentCredentials();
+      if (!creds.ok()) return ApiError::Config("getting credentials: " + creds.error());
+      Transfer t;
+      t.max_bytes = limits.max_response_bytes;
+      t.on_data = on_data;
+      t.cancel = cancel;
+      std::string curl_error;
+      CURLcode code = Perform(r, t, *creds, streaming, curl_error);
+      if (t.cancelled) return ApiError::Cancelled();
+      if (t.too_large) {
+        return ApiError::Protocol("the answer to " + r.method + " " + r.path + " exceeds " +
+                                  std::to_string(limits.max_response_bytes) + " bytes");
+      }
+      bool stopped = t.stopped_by_callback && code == CURLE_WRITE_ERROR;
+      if (code != CURLE_OK && !stopped) {
+        if (r.method == "GET" && RetryableTransportError(code) && attempt < limits.max_retries &&
+            !(streaming && t.status >= 200 && t.status < 300)) {
+          previous_error = curl_error;
+          std::this_thread::sleep_for(std::chrono::seconds(1));
+          continue;
+        }
+        ApiError e = TransportError(code, curl_error, t.os_errno);
+        if (!previous_error.empty() && previous_error != curl_error) {
+          e.message += " - error from a previous attempt: " + previous_error;
+        }
+        return e;
+      }
+      ReportWarnings(t.warning_values);
+      if (t.status >= 200 && t.status < 300) {
+        HttpResponse resp;
+        resp.code = t.status;
+        resp.content_type = std::move(t.content_type);
+        resp.body = std::move(t.body);
+        resp.warnings = std::move(t.warning_values);
+        return resp;
+      }
+      // Retry-After on 429 and 5xx: every verb, up to max_retries times.
+      int retry_after = -1;
+      if (!t.retry_after.empty() &&
+          std::all_of(t.retry_after.begin(), t.retry_after.end(),
+                      [](char c) { return c >= '0' && c <= '9'; }) &&
+          t.retry_after.size() < 6) {
+        retry_after = std::stoi(t.retry_after);
+      }
+      if ((t.status == 429 || t.status >= 500) && retry_after >= 0 &&
+          attempt < limits.max_retries) {
+        previous_error = ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource,
+                                           r.name)
+                             .message;
+        for (int i = 0; i < retry_after * 10; ++i) {
+          if (cancel != nullptr && cancel->load()) return ApiError::Cancelled();
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        continue;
+      }
+      if (t.status == 401 && config.credentials) config.credentials->Invalidate(*creds);
+      ApiError e = ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
+      if (e.retry_after_seconds == 0 && retry_after > 0) e.retry_after_seconds = retry_after;
+      return e;
+    }
+  }
+};
+
+Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Client::~Client() = default;
+
+Result<std::shared_ptr<Client>> Client::New(RestConfig config, ClientLimits limits) {
+  InitCurl();
+  auto impl = std::make_unique<Impl>();
+  Result<ServerUrl> url = ParseServer(config.server);
+  if (!url.ok()) return Error{url.error()};
+  impl->url = *url;
+  if (config.tls.insecure && !config.tls.ca_pem.empty()) {
+    return Error{"specifying a root certificates file with the insecure flag is not allowed"};
+  }
+  if (!config.bearer_token.empty() && (!config.username.empty() || !config.password.empty())) {
+    return Error{"username/password or bearer token may be set, but not both"};
+  }
+  if (config.qps > 0 && config.burst <= 0) {
+    return Error{
+        "burst is required to be greater than 0 when RateLimiter is not set and QPS is set to "
+        "greater than 0"};
+  }
+  if (config.qps >= 0) {
+    // QPS 0 means client-go's default (5/10).
+    double qps = config.qps == 0 ? 5 : config.qps;
+    int burst = config.qps == 0 && config.burst == 0 ? 10 : config.burst;
+    impl->limiter = std::make_unique<RateLimiter>(qps, burst);
+  }
+  const char* disable = std::getenv("DISABLE_HTTP2");
+  impl->http2 = disable == nullptr || disable[0] == 0;
+  impl->config = std::move(config);
+  impl->limits = limits;
+  return std::shared_ptr<Client>(new Client(std::move(impl)));
+}
+
+const RestConfig& Client::config() const { return impl_->config; }
+
+ApiResult<HttpResponse> Client::Do(const HttpRequest& request) {
+  return impl_->Run(request, false, nullptr, nullptr);
+}
+
+ApiStatus Client::Stream(const HttpRequest& request,
+                         const std::function<bool(std::string_view)>& on_data,
+                         const std::atomic<bool>* cancel) {
+  ApiResult<HttpResponse> r = impl_->Run(request, true, &on_data, cancel);
+  if (!r.ok()) return r.error();
+  return Done{};
+}
+
+void Client::SetWarningHandler(std::function<void(const std::string&)> handler) {
+  std::lock_guard<std::mutex> lock(impl_->warn_mu);
+  impl_->warning_handler = std::move(handler);
+}
+
+std::string Client::LastHttpVersion() const {
+  switch (impl_->last_http_version.load()) {
+    case CURL_HTTP_VERSION_1_0:
+      return "1.0";
+    case CURL_HTTP_VERSION_1_1:
+      return "1.1";
+    case CURL_HTTP_VERSION_2_0:
+      return "2";
+    default:
+      return "";
+  }
+}
+
+}  // namespace dra::kube
