@@ -1,0 +1,479 @@
+// InformerCore: a reflector thread (list, watch, relist, backoff) that keeps
+// the cache and queues notifications, and a dispatch thread that hands them
+// to the handlers in order and runs the resync timer.
+#include "dra/kube/informer.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <shared_mutex>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace dra::kube {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using internal::ErasedObject;
+
+const json::Value* Member(const json::Value& v, std::string_view key) {
+  return v.is_object() ? v.Find(key) : nullptr;
+}
+
+std::string StringAt(const json::Value& v, std::string_view key) {
+  const json::Value* m = Member(v, key);
+  return m != nullptr && m->is_string() ? m->text : std::string();
+}
+
+std::string ResourceVersionOf(const json::Value& object) {
+  const json::Value* meta = Member(object, "metadata");
+  return meta != nullptr ? StringAt(*meta, "resourceVersion") : std::string();
+}
+
+bool IsTooLargeResourceVersion(const ApiError& e) {
+  if (e.kind != ErrorKind::kServer) return false;
+  for (const StatusCause& c : e.causes) {
+    if (c.type == "ResourceVersionTooLarge" || c.message == "Too large resource version") {
+      return true;
+    }
+  }
+  return e.reason == "Timeout" && e.message.find("Too large resource version") != std::string::npos;
+}
+
+// wait.Backoff{Duration: initial, Factor: 2, Jitter: 1, Cap: cap} with
+// DelayWithReset(reset): each delay is the current step jittered to [d, 2d).
+class Backoff {
+ public:
+  Backoff(const InformerOptions& o, std::mt19937_64& rng)
+      : initial_(o.backoff_initial), cap_(o.backoff_cap), reset_(o.backoff_reset), rng_(rng) {}
+
+  Clock::duration Next() {
+    Clock::time_point now = Clock::now();
+    if (now - last_ > reset_) step_ = initial_;
+    last_ = now;
+    Clock::duration d = step_;
+    step_ = std::min<Clock::duration>(step_ * 2, cap_);
+    std::uniform_real_distribution<double> jitter(0.0, 1.0);
+    return d + std::chrono::duration_cast<Clock::duration>(d * jitter(rng_));
+  }
+
+ private:
+  Clock::duration initial_, cap_, reset_;
+  Clock::duration step_{initial_};
+  Clock::time_point last_ = Clock::now();
+  std::mt19937_64& rng_;
+};
+
+}  // namespace
+
+std::string ObjectKey(const json::Value& object) {
+  const json::Value* meta = Member(object, "metadata");
+  if (meta == nullptr) return {};
+  std::string name = StringAt(*meta, "name");
+  if (name.empty()) return {};
+  std::string ns = StringAt(*meta, "namespace");
+  return ns.empty() ? name : ns + "/" + name;
+}
+
+namespace internal {
+
+struct Notification {
+  enum class Kind : std::uint8_t { kAdd, kUpdate, kDelete, kError, kSynced };
+  Kind kind;
+  ErasedObject old_obj;
+  ErasedObject obj;
+  bool flag = false;  // kAdd: in initial list; kDelete: final state unknown
+  std::optional<ApiError> error;
+};
+
+struct InformerCore::State {
+  std::shared_ptr<ListerWatcher> source;
+  ErasedHandlers handlers;
+  InformerOptions options;
+
+  mutable std::shared_mutex cache_mu;
+  std::unordered_map<std::string, ErasedObject> cache;
+
+  std::mutex mu;  // guards everything below
+  std::condition_variable cv;
+  std::deque<Notification> queue;
+  bool started = false;
+  bool synced = false;
+  std::string last_rv;
+  bool last_rv_unavailable = false;
+  InformerStats stats;
+  mutable std::condition_variable sync_cv;
+
+  std::atomic<bool> stop{false};
+  std::thread reflector;
+  std::thread dispatcher;
+  std::mt19937_64 rng{std::random_device{}()};
+  bool listed_once = false;  // reflector thread only
+
+  // Sleeps for `d` or until Stop(); false when stopped.
+  bool Sleep(Clock::duration d) {
+    std::unique_lock lock(mu);
+    return !cv.wait_for(lock, d, [&] { return stop.load(); });
+  }
+  void Push(Notification n) {
+    {
+      std::lock_guard lock(mu);
+      queue.push_back(std::move(n));
+    }
+    cv.notify_all();
+  }
+  void Report(ApiError e) {
+    Notification n{Notification::Kind::kError, nullptr, nullptr, false, std::move(e)};
+    Push(std::move(n));
+  }
+  template <class F>
+  void Count(F f) {
+    std::lock_guard lock(mu);
+    f(stats);
+  }
+
+  // Transforms `object`; a failure is reported and gives nullptr.
+  ErasedObject Transform(json::Value&& object, const std::string& key) {
+    ApiResult<ErasedObject> r = handlers.transform(std::move(object));
+    if (r.ok() && *r != nullptr) return std::move(r).value();
+    Count([](InformerStats& s) { ++s.transform_errors; });
+    ApiError e = r.ok() ? ApiError::Protocol("transform returned no object") : r.error();
+    e.message = options.name + " " + key + ": " + e.message;
+    Report(std::move(e));
+    return nullptr;
+  }
+
+  void RunReflector();
+  bool List();
+  void WatchLoop(Backoff& backoff);
+  bool HandleEvent(WatchEvent&& event);
+  void Replace(std::vector<json::Value>&& items, bool initial);
+  void RunDispatcher();
+  void Dispatch(Notification& n);
+};
+
+void InformerCore::State::RunReflector() {
+  Backoff backoff(options, rng);
+  while (!stop.load()) {
+    if (List()) WatchLoop(backoff);
+    if (stop.load() || !Sleep(backoff.Next())) break;
+  }
+}
+
+bool InformerCore::State::List() {
+  ListOptions lo;
+  {
+    std::lock_guard lock(mu);
+    lo.resource_version = last_rv_unavailable ? "" : last_rv.empty() ? "0" : last_rv;
+  }
+  // Pages for "0" and "" (the watch cache ignores the limit for "0"); one
+  // request at a later resourceVersion, so that the watch cache serves it.
+  auto limit_for = [&](const std::string& rv) {
+    return rv.empty() || rv == "0" ? options.page_size : 0;
+  };
+  lo.limit = limit_for(*lo.resource_version);
+  ApiResult<ObjectList> list = source->List(lo);
+  if (!list.ok() && (list.error().IsGone() || IsTooLargeResourceVersion(list.error()))) {
+    {
+      std::lock_guard lock(mu);
+      last_rv_unavailable = true;
+    }
+    lo.resource_version = "";
+    lo.limit = limit_for("");
+    list = source->List(lo);
+  }
+  if (stop.load()) return false;
+  if (!list.ok()) {
+    Count([](InformerStats& s) { ++s.list_errors; });
+    ApiError e = list.error();
+    e.message = "failed to list " + options.name + ": " + e.message;
+    Report(std::move(e));
+    return false;
+  }
+  bool initial = !listed_once;
+  listed_once = true;
+  Replace(std::move(list->items), initial);
+  std::lock_guard lock(mu);
+  last_rv_unavailable = false;
+  last_rv = list->resource_version;
+  ++stats.lists;
+  return true;
+}
+
+void InformerCore::State::Replace(std::vector<json::Value>&& items, bool initial) {
+  std::vector<std::pair<std::string, ErasedObject>> fresh;
+  fresh.reserve(items.size());
+  for (json::Value& item : items) {
+    std::string key = ObjectKey(item);
+    if (key.empty()) {
+      Report(ApiError::Protocol(options.name + ": listed object without metadata.name"));
+      continue;
+    }
+    ErasedObject obj = Transform(std::move(item), key);
+    fresh.emplace_back(std::move(key), std::move(obj));
+  }
+  std::vector<Notification> out;
+  {
+    std::unique_lock lock(cache_mu);
+    std::unordered_map<std::string, ErasedObject> next;
+    next.reserve(fresh.size());
+    for (auto& [key, obj] : fresh) {
+      auto old = cache.find(key);
+      if (obj == nullptr) {  // transform failed: keep what was known
+        if (old != cache.end()) next[key] = old->second;
+        continue;
+      }
+      if (old != cache.end()) {
+        out.push_back({Notification::Kind::kUpdate, old->second, obj, false, {}});
+      } else if (next.count(key) != 0) {
+        out.push_back({Notification::Kind::kUpdate, next[key], obj, false, {}});
+      } else {
+        out.push_back({Notification::Kind::kAdd, nullptr, obj, initial, {}});
+      }
+      next[key] = obj;
+    }
+    for (auto& [key, obj] : cache) {
+      if (next.count(key) == 0)
+        out.push_back({Notification::Kind::kDelete, nullptr, obj, true, {}});
+    }
+    cache = std::move(next);
+  }
+  if (initial) out.push_back({Notification::Kind::kSynced, nullptr, nullptr, false, {}});
+  {
+    std::lock_guard lock(mu);
+    for (Notification& n : out) queue.push_back(std::move(n));
+  }
+  cv.notify_all();
+}
+
+bool InformerCore::State::HandleEvent(WatchEvent&& event) {
+  Count([](InformerStats& s) { ++s.events; });
+  if (event.type == "BOOKMARK") {
+    Count([](InformerStats& s) { ++s.bookmarks; });
+    return true;
+  }
+  std::string key = ObjectKey(event.object);
+  if (key.empty()) {
+    Report(ApiError::Protocol(options.name + ": " + event.type +
+                              " watch event for an object without metadata.name"));
+    return true;
+  }
+  ErasedObject obj = Transform(std::move(event.object), key);
+  Notification n{Notification::Kind::kAdd, nullptr, nullptr, false, {}};
+  {
+    std::unique_lock lock(cache_mu);
+    auto old = cache.find(key);
+    if (event.type == "DELETED") {
+      if (old == cache.end()) return true;  // never known: nothing to tell
+      n = {Notification::Kind::kDelete, nullptr, obj != nullptr ? obj : old->second, false, {}};
+      cache.erase(old);
+    } else {
+      if (obj == nullptr) return true;
+      if (old != cache.end()) {
+        n = {Notification::Kind::kUpdate, old->second, obj, false, {}};
+        old->second = obj;
+      } else {
+        n = {Notification::Kind::kAdd, nullptr, obj, false, {}};
+        cache.emplace(std::move(key), obj);
+      }
+    }
+  }
+  Push(std::move(n));
+  return true;
+}
+
+void InformerCore::State::WatchLoop(Backoff& backoff) {
+  std::uniform_real_distribution<double> spread(0.0, 1.0);
+  while (!stop.load()) {
+    ListOptions lo;
+    {
+      std::lock_guard lock(mu);
+      lo.resource_version = last_rv;
+      ++stats.watches;
+    }
+    double min_s = std::chrono::duration<double>(options.min_watch_timeout).count();
+    lo.timeout_seconds = static_cast<std::int64_t>(min_s + spread(rng) * min_s);
+    lo.allow_watch_bookmarks = true;
+    // Watching from "" or "0" starts with synthetic ADDED events in no
+    // resourceVersion order: the resourceVersion is recorded only after the
+    // first other event.
+    bool propagate = !(lo.resource_version->empty() || *lo.resource_version == "0");
+    std::uint64_t received = 0;
+    Clock::time_point start = Clock::now();
+    ApiStatus st = source->Watch(
+        lo,
+        [&](WatchEvent&& event) {
+          ++received;
+          if (event.type != "ADDED") propagate = true;
+          std::string rv = ResourceVersionOf(event.object);
+          HandleEvent(std::move(event));
+          if (propagate) {
+            std::lock_guard lock(mu);
+            last_rv = std::move(rv);
+          }
+          return !stop.load();
+        },
+        &stop);
+    if (stop.load()) return;
+    if (st.ok()) {
+      if (received == 0 && Clock::now() - start < options.very_short_watch) {
+        Count([](InformerStats& s) { ++s.watch_errors; });
+        Report(ApiError::Protocol("very short watch: " + options.name +
+                                  ": unexpected watch close - watch lasted less than a second "
+                                  "and no items received"));
+        return;
+      }
+      continue;
+    }
+    const ApiError& e = st.error();
+    if (e.kind == ErrorKind::kCancelled) return;
+    Count([](InformerStats& s) { ++s.watch_errors; });
+    if (e.connection_refused || e.IsTooManyRequests()) {
+      if (!Sleep(backoff.Next())) return;
+      continue;
+    }
+    if (!e.IsGone()) {
+      ApiError reported = e;
+      reported.message = "watch of " + options.name + " ended: " + reported.message;
+      Report(std::move(reported));
+    }
+    return;
+  }
+}
+
+void InformerCore::State::Dispatch(Notification& n) {
+  switch (n.kind) {
+    case Notification::Kind::kAdd:
+      if (handlers.on_add) handlers.on_add(n.obj, n.flag);
+      break;
+    case Notification::Kind::kUpdate:
+      if (handlers.on_update) handlers.on_update(n.old_obj, n.obj);
+      break;
+    case Notification::Kind::kDelete:
+      if (handlers.on_delete) handlers.on_delete(n.obj, n.flag);
+      break;
+    case Notification::Kind::kError:
+      if (handlers.on_error) handlers.on_error(*n.error);
+      break;
+    case Notification::Kind::kSynced: {
+      {
+        std::lock_guard lock(mu);
+        synced = true;
+      }
+      sync_cv.notify_all();
+      break;
+    }
+  }
+}
+
+void InformerCore::State::RunDispatcher() {
+  const bool resync = options.resync_period.count() > 0;
+  Clock::time_point next_resync = Clock::now() + options.resync_period;
+  std::unique_lock lock(mu);
+  while (!stop.load()) {
+    if (queue.empty()) {
+      if (resync) {
+        cv.wait_until(lock, next_resync, [&] { return stop.load() || !queue.empty(); });
+      } else {
+        cv.wait(lock, [&] { return stop.load() || !queue.empty(); });
+      }
+      if (stop.load()) break;
+    }
+    if (queue.empty()) {  // the resync timer fired with nothing pending
+      next_resync = Clock::now() + options.resync_period;
+      if (!synced || !handlers.on_update) continue;
+      lock.unlock();
+      std::vector<ErasedObject> all;
+      {
+        std::shared_lock cache_lock(cache_mu);
+        all.reserve(cache.size());
+        for (const auto& [key, obj] : cache) all.push_back(obj);
+      }
+      for (const ErasedObject& o : all) {
+        if (stop.load()) break;
+        handlers.on_update(o, o);
+      }
+      lock.lock();
+      continue;
+    }
+    Notification n = std::move(queue.front());
+    queue.pop_front();
+    lock.unlock();
+    Dispatch(n);
+    lock.lock();
+  }
+}
+
+InformerCore::InformerCore(std::shared_ptr<ListerWatcher> source, ErasedHandlers handlers,
+                           InformerOptions options)
+    : state_(std::make_unique<State>()) {
+  state_->source = std::move(source);
+  state_->handlers = std::move(handlers);
+  state_->options = std::move(options);
+}
+
+InformerCore::~InformerCore() { Stop(); }
+
+void InformerCore::Start() {
+  std::lock_guard lock(state_->mu);
+  if (state_->started || state_->stop.load()) return;
+  state_->started = true;
+  State* s = state_.get();
+  s->reflector = std::thread([s] { s->RunReflector(); });
+  s->dispatcher = std::thread([s] { s->RunDispatcher(); });
+}
+
+void InformerCore::Stop() {
+  {
+    std::lock_guard lock(state_->mu);
+    state_->stop.store(true);
+  }
+  state_->cv.notify_all();
+  state_->sync_cv.notify_all();
+  if (state_->reflector.joinable()) state_->reflector.join();
+  if (state_->dispatcher.joinable()) state_->dispatcher.join();
+}
+
+bool InformerCore::HasSynced() const {
+  std::lock_guard lock(state_->mu);
+  return state_->synced;
+}
+
+bool InformerCore::WaitForSync(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(state_->mu);
+  return state_->sync_cv.wait_for(lock, timeout, [&] {
+    return state_->synced || state_->stop.load();
+  }) && state_->synced;
+}
+
+std::vector<ErasedObject> InformerCore::Snapshot() const {
+  std::shared_lock lock(state_->cache_mu);
+  std::vector<ErasedObject> out;
+  out.reserve(state_->cache.size());
+  for (const auto& [key, obj] : state_->cache) out.push_back(obj);
+  return out;
+}
+
+ErasedObject InformerCore::Get(std::string_view key) const {
+  std::shared_lock lock(state_->cache_mu);
+  auto it = state_->cache.find(std::string(key));
+  return it != state_->cache.end() ? it->second : nullptr;
+}
+
+std::string InformerCore::LastSyncResourceVersion() const {
+  std::lock_guard lock(state_->mu);
+  return state_->last_rv;
+}
+
+InformerStats InformerCore::Stats() const {
+  std::lock_guard lock(state_->mu);
+  return state_->stats;
+}
+
+}  // namespace internal
+
+}  // namespace dra::kube
