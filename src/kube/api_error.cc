@@ -131,7 +131,8 @@ ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_
               " but did not return more information";
   switch (code) {
     case 409:
-      e.reason = verb == "POST" || verb == "post" || verb == "create" ? "AlreadyExists" : "Conflict";
+      e.reason =
+          verb == "POST" || verb == "post" || verb == "create" ? "AlreadyExists" : "Conflict";
       e.message = "the server reported a conflict";
       break;
     case 404:

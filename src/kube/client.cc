@@ -79,9 +79,7 @@ struct ServerUrl {
   std::string port;
   std::string prefix;  // path prefix, no trailing '/'
   bool ipv6 = false;
-  std::string HostPort() const {
-    return (ipv6 ? "[" + host + "]" : host) + ":" + port;
-  }
+  std::string HostPort() const { return (ipv6 ? "[" + host + "]" : host) + ":" + port; }
 };
 
 Result<ServerUrl> ParseServer(const std::string& server) {
@@ -299,8 +297,8 @@ struct Client::Impl {
     if (Https() && !config.tls.server_name.empty()) host = config.tls.server_name;
     std::string out = url.scheme + "://" + host + ":" + url.port + url.prefix + r.path;
     std::vector<std::pair<std::string, std::string>> query = r.query;
-    bool has_timeout = std::any_of(query.begin(), query.end(),
-                                   [](const auto& p) { return p.first == "timeout"; });
+    bool has_timeout =
+        std::any_of(query.begin(), query.end(), [](const auto& p) { return p.first == "timeout"; });
     bool has_timeout_seconds = std::any_of(
         query.begin(), query.end(), [](const auto& p) { return p.first == "timeoutSeconds"; });
     if (config.timeout.count() > 0 && !has_timeout && !has_timeout_seconds) {
@@ -359,7 +357,8 @@ struct Client::Impl {
         curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
       }
       // Credentials are sent only over TLS (client-go's rule).
-      const std::string& token = creds.bearer_token.empty() ? config.bearer_token : creds.bearer_token;
+      const std::string& token =
+          creds.bearer_token.empty() ? config.bearer_token : creds.bearer_token;
       if (!token.empty()) {
         headers.Add("Authorization: Bearer " + token);
       } else if (!config.username.empty() || !config.password.empty()) {
@@ -370,12 +369,14 @@ struct Client::Impl {
     }
     if (!config.impersonate_user.empty()) {
       headers.Add("Impersonate-User: " + config.impersonate_user);
-      if (!config.impersonate_uid.empty()) headers.Add("Impersonate-Uid: " + config.impersonate_uid);
+      if (!config.impersonate_uid.empty())
+        headers.Add("Impersonate-Uid: " + config.impersonate_uid);
       for (const std::string& g : config.impersonate_groups) headers.Add("Impersonate-Group: " + g);
       for (const auto& [k, vs] : config.impersonate_extra) {
         std::string key;
         AppendQueryEscaped(key, k);
-        for (const std::string& v : vs) headers.Add("Impersonate-Extra-" + key + ": " + v);
+        std::string prefix = "Impersonate-Extra-" + key + ": ";
+        for (const std::string& v : vs) headers.Add(prefix + v);
       }
     }
     headers.Add("Accept: " + r.accept);
@@ -526,9 +527,9 @@ struct Client::Impl {
       }
       if ((t.status == 429 || t.status >= 500) && retry_after >= 0 &&
           attempt < limits.max_retries) {
-        previous_error = ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource,
-                                           r.name)
-                             .message;
+        previous_error =
+            ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name)
+                .message;
         for (int i = 0; i < retry_after * 10; ++i) {
           if (cancel != nullptr && cancel->load()) return ApiError::Cancelled();
           std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -536,7 +537,8 @@ struct Client::Impl {
         continue;
       }
       if (t.status == 401 && config.credentials) config.credentials->Invalidate(*creds);
-      ApiError e = ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
+      ApiError e =
+          ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
       if (e.retry_after_seconds == 0 && retry_after > 0) e.retry_after_seconds = retry_after;
       return e;
     }

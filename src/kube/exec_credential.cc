@@ -50,7 +50,9 @@ std::optional<std::string> LookPath(const std::string& command) {
     std::string dir(path.substr(i, j - i));
     i = j + 1;
     if (dir.empty() || dir[0] != '/') continue;
-    std::string candidate = dir + "/" + command;
+    std::string candidate = std::move(dir);
+    candidate += '/';
+    candidate += command;
     if (IsExecutableFile(candidate)) return candidate;
   }
   return std::nullopt;
@@ -198,12 +200,14 @@ Result<Credentials> ExecCredentialProvider::RunLocked() {
 
   std::vector<std::string> env = PluginEnvironment(config_, ExecInfo(interactive));
   std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::vector<std::string> args;
   args.push_back(command_);
   args.insert(args.end(), config_.args.begin(), config_.args.end());
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
 

@@ -132,7 +132,8 @@ ApiResult<HttpResponse> ObjectClient::ListRaw(const ResourceType& type, std::str
   }
   if (o.limit > 0) req.query.emplace_back("limit", std::to_string(o.limit));
   if (!o.continue_token.empty()) req.query.emplace_back("continue", o.continue_token);
-  if (o.timeout_seconds) req.query.emplace_back("timeoutSeconds", std::to_string(*o.timeout_seconds));
+  if (o.timeout_seconds)
+    req.query.emplace_back("timeoutSeconds", std::to_string(*o.timeout_seconds));
   return client_->Do(req);
 }
 
@@ -199,8 +200,8 @@ ApiResult<json::Value> ObjectClient::Create(const ResourceType& type, std::strin
   req.verb = "create";
   req.resource = type.QualifiedResource();
   req.name = MetaString(object, "name");
-  req.path = subresource.empty() ? type.CollectionPath(ns)
-                                 : type.ObjectPath(ns, req.name, subresource);
+  req.path =
+      subresource.empty() ? type.CollectionPath(ns) : type.ObjectPath(ns, req.name, subresource);
   req.content_type = kJson;
   req.body = json::ToJson(object);
   AddWriteOptions(req, o);
@@ -229,8 +230,8 @@ ApiResult<json::Value> ObjectClient::Update(const ResourceType& type, std::strin
 
 ApiResult<json::Value> ObjectClient::Patch(const ResourceType& type, std::string_view ns,
                                            std::string_view name, PatchType patch_type,
-                                           std::string_view body, const WriteOptions& o,
-                                           bool force, std::string_view subresource) {
+                                           std::string_view body, const WriteOptions& o, bool force,
+                                           std::string_view subresource) {
   HttpRequest req;
   req.method = "PATCH";
   req.verb = "patch";
@@ -277,7 +278,8 @@ ApiResult<json::Value> ObjectClient::Delete(const ResourceType& type, std::strin
   }
   if (o.precondition_uid || o.precondition_resource_version) {
     json::Value pre = json::Value::Object();
-    if (o.precondition_uid) pre.members.push_back({"uid", json::Value::String(*o.precondition_uid), {}});
+    if (o.precondition_uid)
+      pre.members.push_back({"uid", json::Value::String(*o.precondition_uid), {}});
     if (o.precondition_resource_version) {
       pre.members.push_back(
           {"resourceVersion", json::Value::String(*o.precondition_resource_version), {}});

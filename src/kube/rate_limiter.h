@@ -21,8 +21,8 @@ class RateLimiter {
   std::mutex mu_;
   const double qps_;
   const double burst_;
-  double tokens_;             // guarded by mu_; may go negative: reserved by waiters
-  Clock::time_point last_;    // guarded by mu_
+  double tokens_;           // guarded by mu_; may go negative: reserved by waiters
+  Clock::time_point last_;  // guarded by mu_
 };
 
 }  // namespace dra::kube

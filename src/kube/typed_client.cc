@@ -82,8 +82,8 @@ ApiResult<api::ApiVersion> DiscoverResourceVersion(Client& client) {
       if (name != nullptr && name->is_string()) served.push_back(name->text);
     }
   }
-  for (api::ApiVersion want : {api::ApiVersion::kV1, api::ApiVersion::kV1beta2,
-                               api::ApiVersion::kV1beta1}) {
+  for (api::ApiVersion want :
+       {api::ApiVersion::kV1, api::ApiVersion::kV1beta2, api::ApiVersion::kV1beta1}) {
     for (const std::string& s : served) {
       if (s == api::VersionName(want)) return want;
     }
@@ -193,7 +193,8 @@ ApiResult<std::vector<api::Object>> TypedClient::ListObjects(std::string_view ki
     decode.ignore_unknown_fields = true;
     decode.default_kind = std::string(kind);
     decode.default_api_version = ApiVersionOfKind(kind, version_);
-    if (first && resource_version != nullptr) *resource_version = MetaString(*tree, "resourceVersion");
+    if (first && resource_version != nullptr)
+      *resource_version = MetaString(*tree, "resourceVersion");
     std::string next = MetaString(*tree, "continue");
     const json::Value* items = tree->Find("items");
     if (items != nullptr && items->is_array()) {
@@ -257,15 +258,16 @@ ApiStatus RetryOnConflict(const std::function<ApiStatus()>& attempt, int steps) 
   }
 }
 
-ApiStatus BindPod(Client& client, std::string_view ns, std::string_view pod,
-                  std::string_view node, std::string_view pod_uid) {
+ApiStatus BindPod(Client& client, std::string_view ns, std::string_view pod, std::string_view node,
+                  std::string_view pod_uid) {
   json::Value binding = json::Value::Object();
   binding.members.push_back({"kind", json::Value::String("Binding"), {}});
   binding.members.push_back({"apiVersion", json::Value::String("v1"), {}});
   json::Value meta = json::Value::Object();
   meta.members.push_back({"name", json::Value::String(std::string(pod)), {}});
   meta.members.push_back({"namespace", json::Value::String(std::string(ns)), {}});
-  if (!pod_uid.empty()) meta.members.push_back({"uid", json::Value::String(std::string(pod_uid)), {}});
+  if (!pod_uid.empty())
+    meta.members.push_back({"uid", json::Value::String(std::string(pod_uid)), {}});
   binding.members.push_back({"metadata", std::move(meta), {}});
   json::Value target = json::Value::Object();
   target.members.push_back({"kind", json::Value::String("Node"), {}});

@@ -53,7 +53,8 @@ TEST(ErrorFromResponse, ServerErrorQuotesBody) {
 
 TEST(ErrorFromResponse, NonTextBodyIsUnknown) {
   ApiError e = ErrorFromResponse(500, "application/octet-stream", "\x01\x02", "GET", "", "");
-  EXPECT_EQ(e.message, "an error on the server (\"unknown\") has prevented the request from succeeding");
+  EXPECT_EQ(e.message,
+            "an error on the server (\"unknown\") has prevented the request from succeeding");
 }
 
 TEST(ErrorFromResponse, ConflictOnPostIsAlreadyExists) {
@@ -62,9 +63,9 @@ TEST(ErrorFromResponse, ConflictOnPostIsAlreadyExists) {
 }
 
 TEST(ErrorFromResponse, SuccessStatusIsNotAFailureStatus) {
-  ApiError e = ErrorFromResponse(
-      500, "application/json", R"({"kind":"Status","status":"Success","message":"ok"})", "GET", "",
-      "");
+  ApiError e =
+      ErrorFromResponse(500, "application/json",
+                        R"({"kind":"Status","status":"Success","message":"ok"})", "GET", "", "");
   EXPECT_EQ(e.reason, "InternalError");
 }
 
@@ -72,7 +73,9 @@ TEST(KubectlErrorText, InvalidWithOneCause) {
   ApiError e;
   e.code = 422;
   e.reason = "Invalid";
-  e.message = "ResourceClaim.resource.k8s.io \"x\" is invalid: spec.devices.requests[0].name: Required value";
+  e.message =
+      "ResourceClaim.resource.k8s.io \"x\" is invalid: spec.devices.requests[0].name: Required "
+      "value";
   e.details_kind = "ResourceClaim";
   e.details_name = "x";
   e.causes.push_back({"FieldValueRequired", "Required value", "spec.devices.requests[0].name"});

@@ -40,11 +40,13 @@ TEST(GoDuration, FormatsAsGo) {
 
 TEST(WarningHeader, ParsesCode299Only) {
   using V = std::vector<std::string>;
-  EXPECT_EQ(ParseWarningHeader(
-                R"(299 - "resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+")"),
-            V{"resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+"});
-  EXPECT_EQ(ParseWarningHeader(R"(299 - "a \"q\" b", 299 agent "c" "Mon, 01 Jan 2026 00:00:00 GMT")"),
-            (V{"a \"q\" b", "c"}));
+  EXPECT_EQ(
+      ParseWarningHeader(
+          R"(299 - "resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+")"),
+      V{"resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+"});
+  EXPECT_EQ(
+      ParseWarningHeader(R"(299 - "a \"q\" b", 299 agent "c" "Mon, 01 Jan 2026 00:00:00 GMT")"),
+      (V{"a \"q\" b", "c"}));
   EXPECT_EQ(ParseWarningHeader(R"(199 - "misc")"), V{});
   EXPECT_EQ(ParseWarningHeader("garbage"), V{});
   EXPECT_EQ(ParseWarningHeader(R"(299 - "unterminated)"), V{});

@@ -222,8 +222,10 @@ TEST(ClientTest, BadServerUrls) {
 TEST(ClientTest, WarningsReportedOncePerText) {
   FakeServer server([](const FakeRequest&) {
     FakeResponse r;
-    r.headers = {{"Warning", R"(299 - "resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+")"},
-                 {"Warning", R"(299 - "second")"}};
+    r.headers = {
+        {"Warning",
+         R"(299 - "resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+")"},
+        {"Warning", R"(299 - "second")"}};
     r.body = "{}";
     return r;
   });
@@ -243,9 +245,10 @@ TEST(ClientTest, WarningsReportedOncePerText) {
 TEST(ClientTest, WatchStreamCutInsideAnEvent) {
   FakeServer server([](const FakeRequest&) {
     FakeResponse r;
-    r.chunks = {R"({"type":"ADDED","object":{"kind":"Node","metadata":{"name":"a","resourceVersion":"2"}}})"
-                "\n",
-                R"({"type":"MODIFIED","object":{"kind":"No)"};
+    r.chunks = {
+        R"({"type":"ADDED","object":{"kind":"Node","metadata":{"name":"a","resourceVersion":"2"}}})"
+        "\n",
+        R"({"type":"MODIFIED","object":{"kind":"No)"};
     r.cut_after_body_bytes = 0;  // no terminating chunk: the connection just ends
     return r;
   });
@@ -273,8 +276,8 @@ TEST(ClientTest, WatchCancelledPromptly) {
     cancel = true;
   });
   auto start = std::chrono::steady_clock::now();
-  ApiStatus s = Watch(objects, Nodes(), "", ListOptions{}, [](WatchEvent&&) { return true; },
-                      &cancel);
+  ApiStatus s = Watch(
+      objects, Nodes(), "", ListOptions{}, [](WatchEvent&&) { return true; }, &cancel);
   stopper.join();
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().kind, ErrorKind::kCancelled);

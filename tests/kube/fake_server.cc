@@ -33,17 +33,28 @@ std::string Lower(std::string s) {
 
 const char* Reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Gone";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
   }
 }
 
@@ -176,7 +187,8 @@ void FakeServer::Serve(int fd) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     }
-    std::string out = "HTTP/1.1 " + std::to_string(resp.status) + " " + Reason(resp.status) + "\r\n";
+    std::string out =
+        "HTTP/1.1 " + std::to_string(resp.status) + " " + Reason(resp.status) + "\r\n";
     bool has_type = false;
     for (const auto& [k, v] : resp.headers) {
       out += k + ": " + v + "\r\n";
@@ -201,7 +213,8 @@ void FakeServer::Serve(int fd) {
     } else {
       out += "Content-Length: " + std::to_string(resp.body.size()) + "\r\n\r\n";
       if (resp.cut_after_body_bytes >= 0) {
-        WriteAll(fd, out + resp.body.substr(0, static_cast<std::size_t>(resp.cut_after_body_bytes)));
+        WriteAll(fd,
+                 out + resp.body.substr(0, static_cast<std::size_t>(resp.cut_after_body_bytes)));
         ok = false;
       } else {
         ok = WriteAll(fd, out + resp.body);

@@ -19,7 +19,7 @@ namespace dra::kube::testing {
 
 struct FakeRequest {
   std::string method;
-  std::string target;  // path and query, as sent
+  std::string target;                                        // path and query, as sent
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
   std::string body;
   std::string Header(const std::string& name) const;

@@ -67,8 +67,8 @@ struct ApiError {
 //   Error from server (NotFound): resourceclaims.resource.k8s.io "x" not found
 //   The ResourceClaim "x" is invalid: spec.devices.requests[0].name: Required value
 //   error: You must be logged in to the server (Unauthorized)
-//   The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?
-//   Unable to connect to the server: <cause>
+//   The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or
+//   port? Unable to connect to the server: <cause>
 std::string KubectlErrorText(const ApiError& error);
 
 // The error a response with a failure code becomes (client-go rest/request.go
@@ -77,8 +77,7 @@ std::string KubectlErrorText(const ApiError& error);
 // synthesised from the code, its message naming `verb`, `resource` (e.g.
 // "resourceslices.resource.k8s.io") and `name`.
 ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_view body,
-                           std::string_view verb, std::string_view resource,
-                           std::string_view name);
+                           std::string_view verb, std::string_view resource, std::string_view name);
 
 // A value or an ApiError.
 template <class T>

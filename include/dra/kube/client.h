@@ -80,8 +80,7 @@ class Client {
   // before the stream starts is returned as an ApiError; the stream's end
   // (server closed it, or on_data stopped it) is success. `cancel`, when
   // given, is polled about every 100 ms and ends the stream with kCancelled.
-  ApiStatus Stream(const HttpRequest& request,
-                   const std::function<bool(std::string_view)>& on_data,
+  ApiStatus Stream(const HttpRequest& request, const std::function<bool(std::string_view)>& on_data,
                    const std::atomic<bool>* cancel = nullptr);
 
   // Called once per distinct warning text over the client's life (kubectl

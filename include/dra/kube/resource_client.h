@@ -121,8 +121,8 @@ class ObjectClient {
   ApiResult<json::Value> Update(const ResourceType& type, std::string_view ns,
                                 const json::Value& object, const WriteOptions& options = {},
                                 std::string_view subresource = {});
-  ApiResult<json::Value> Patch(const ResourceType& type, std::string_view ns,
-                               std::string_view name, PatchType patch_type, std::string_view body,
+  ApiResult<json::Value> Patch(const ResourceType& type, std::string_view ns, std::string_view name,
+                               PatchType patch_type, std::string_view body,
                                const WriteOptions& options = {}, bool force = false,
                                std::string_view subresource = {});
   // Returns what the server answers: the deleted object, or a Status.
@@ -193,8 +193,8 @@ class TypedClient {
 ApiStatus RetryOnConflict(const std::function<ApiStatus()>& attempt, int steps = 5);
 
 // Pod binding: POST .../pods/<name>/binding (core/v1 Binding to `node`).
-ApiStatus BindPod(Client& client, std::string_view ns, std::string_view pod,
-                  std::string_view node, std::string_view pod_uid = {});
+ApiStatus BindPod(Client& client, std::string_view ns, std::string_view pod, std::string_view node,
+                  std::string_view pod_uid = {});
 
 }  // namespace dra::kube
 

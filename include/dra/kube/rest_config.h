@@ -38,13 +38,13 @@ class CredentialProvider {
 };
 
 struct TlsConfig {
-  bool insecure = false;     // insecure-skip-tls-verify
-  std::string server_name;   // tls-server-name: SNI and the name checked
-  std::string ca_pem;        // certificate-authority-data (decoded), or the file read
-  std::string ca_file;       // for messages: where ca_pem came from
-  std::string cert_pem;      // client certificate (static)
+  bool insecure = false;    // insecure-skip-tls-verify
+  std::string server_name;  // tls-server-name: SNI and the name checked
+  std::string ca_pem;       // certificate-authority-data (decoded), or the file read
+  std::string ca_file;      // for messages: where ca_pem came from
+  std::string cert_pem;     // client certificate (static)
   std::string key_pem;
-  std::string cert_file;     // for messages
+  std::string cert_file;  // for messages
   std::string key_file;
 };
 
