@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, then
 #   1. formatting check (clang-format),
-#   2. release build, clang-tidy over src/, and every test under ctest,
+#   2. release build, clang-tidy over src/, and every test under ctest (the
+#      differential tests and the tests against a real control plane, which
+#      need Go, in steps of their own),
 #   3. the same tests built by clang with AddressSanitizer and UndefinedBehaviorSanitizer,
 #   4. every libFuzzer target (same build) for a bounded time (DRA_FUZZ_SECONDS each, default 30).
 # Ends with one line "tests: N passed, N failed" counting ctest cases of both
@@ -40,12 +42,18 @@ scripts/build.sh release || exit 2
 step "clang-tidy"
 if scripts/tidy.sh > build/clang-tidy.out 2>&1; then count 1 0; echo "clean"; else count 0 1; cat build/clang-tidy.out; fi
 step "release tests"
-run_ctest --test-dir build --output-on-failure -j "$(nproc)" -LE interop
+run_ctest --test-dir build --output-on-failure -j "$(nproc)" -LE 'interop|cluster'
 step "differential tests against upstream Kubernetes (label interop, docs/INTEROP.md)"
 if command -v go > /dev/null 2>&1 || [[ -x /usr/local/go/bin/go ]]; then
   run_ctest --test-dir build --output-on-failure -L interop
 else
   echo "SKIPPED: Go is not installed, so the differential tests against upstream Kubernetes did not run"
+fi
+step "tests against a real Kubernetes v1.37.2 control plane (label cluster, docs/CLUSTER.md)"
+if command -v go > /dev/null 2>&1 || [[ -x /usr/local/go/bin/go ]]; then
+  run_ctest --test-dir build --output-on-failure -j "$(nproc)" -L cluster
+else
+  echo "SKIPPED: Go is not installed, so the tests against a real control plane did not run"
 fi
 
 step "sanitizer build (clang, ASan + UBSan): tests and fuzz targets"
