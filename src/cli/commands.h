@@ -13,6 +13,7 @@ void AddAllocateCommand(CLI::App& app, int& exit_code);
 void AddDriverCommand(CLI::App& app, int& exit_code);
 void AddGenCommand(CLI::App& app, int& exit_code);
 void AddSimulateCommand(CLI::App& app, int& exit_code);
+void AddGetCommand(CLI::App& app, int& exit_code);
 // `dra gen workload`, registered on the `gen` subcommand by AddGenCommand.
 void AddGenWorkloadCommand(CLI::App& gen, int& exit_code);
 

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   dra::cli::AddDriverCommand(app, exit_code);
   dra::cli::AddGenCommand(app, exit_code);
   dra::cli::AddSimulateCommand(app, exit_code);
+  dra::cli::AddGetCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
