@@ -94,6 +94,7 @@ int Run(const GetFlags& flags) {
     live.namespace_ = flags.namespace_;
     // Devices and pools are held by claims of every namespace.
     live.all_namespaces = flags.all_namespaces || *resource != Resource::kClaims;
+    live.with_node = flags.node;
     Result<get::ClusterObjects> loaded = get::LoadLiveObjects(live);
     if (!loaded.ok()) {
       std::cerr << loaded.error() << "\n";

@@ -73,6 +73,15 @@ Result<ClusterObjects> LoadLiveObjects(const LiveSourceOptions& options) {
     if (e && errors.find(*e) == std::string::npos) errors += (errors.empty() ? "" : "\n") + *e;
   }
   if (!errors.empty()) return Error{errors};
+  if (!options.with_node.empty()) {
+    // A missing node is not an error: devices then match by name alone.
+    auto node = typed->Get<api::Node>("", options.with_node);
+    if (node.ok()) {
+      out.nodes.push_back(std::move(node).value());
+    } else if (!node.error().IsNotFound()) {
+      return Error{kube::KubectlErrorText(node.error())};
+    }
+  }
   return out;
 }
 

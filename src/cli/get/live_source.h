@@ -12,6 +12,9 @@ namespace dra::cli::get {
 struct LiveSourceOptions {
   std::string kubeconfig, context, cluster, user, namespace_, server, token, request_timeout;
   bool all_namespaces = false;
+  // --node: that Node is read too, for node selectors over its labels
+  // (empty: no Node is read).
+  std::string with_node;
 };
 
 // Lists ResourceSlices, ResourceClaims (of all namespaces with
