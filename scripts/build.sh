@@ -15,10 +15,13 @@ case "$flavour" in
           -DDRA_SANITIZE=ON -DDRA_FUZZ=ON -DDRA_BENCH=OFF) ;;
   *) echo "unknown flavour: $flavour" >&2; exit 2 ;;
 esac
-# ccache (Debian's) keeps rebuilds of a machine that has built before short.
+# ccache (Debian's) keeps rebuilds of a machine that has built before short,
+# also for a clone in another directory (paths are hashed relative to the
+# clone's root).
 if command -v ccache > /dev/null; then
   args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+  export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
 fi
 cmake -S "$root" -B "$root/$dir" -G Ninja "${args[@]}" >/dev/null
 ninja -C "$root/$dir" -j "$jobs" "$@"
