@@ -97,8 +97,9 @@ int Run(const GetFlags& flags) {
     live.with_node = flags.node;
     Result<get::ClusterObjects> loaded = get::LoadLiveObjects(live);
     if (!loaded.ok()) {
+      // Configuration and server errors, as kubectl prints them and with its status.
       std::cerr << loaded.error() << "\n";
-      return 2;
+      return 1;
     }
     objects = std::move(*loaded);
     // The claims listed are those of the context's namespace already.

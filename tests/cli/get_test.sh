@@ -281,9 +281,13 @@ out=$("$dra" get devices -f "$cluster" -o table 2>&1); rc=$?
 [[ $rc -eq 2 ]] || fail "bad -o: $rc $out"
 out=$("$dra" get devices -f "$cluster" --class nope 2>&1); rc=$?
 [[ $rc -eq 1 && $out == 'error: deviceclass "nope" not found' ]] || fail "unknown class: $rc $out"
-# Without -f: the live cluster; one that cannot be reached is exit 2 with a message.
+# Without -f: the live cluster; one that cannot be reached is exit 1 with kubectl's words.
 out=$(KUBECONFIG=$tmp/no-kubeconfig "$dra" get devices -s http://127.0.0.1:1 --request-timeout 5s 2>&1); rc=$?
-[[ $rc -eq 2 && -n $out ]] || fail "live: $rc $out"
+[[ $rc -eq 1 && $out == "The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?" ]] ||
+  fail "live: $rc $out"
+out=$("$dra" get pools --kubeconfig "$tmp/missing.kubeconfig" 2>&1); rc=$?
+[[ $rc -eq 1 && $out == "error: stat $tmp/missing.kubeconfig: no such file or directory" ]] ||
+  fail "live, missing kubeconfig: $rc $out"
 # Kinds of other API groups are skipped with a warning; standard input works.
 out=$("$dra" get devices -f - < tests/data/get/mixed/app.yaml 2> "$tmp/err"); rc=$?
 [[ $rc -eq 0 && $out == *"gpu.example.com   lone   gpu-0    node-z"* ]] || fail "mixed: $rc $out"
