@@ -80,6 +80,33 @@ bool DecodeFailureStatus(std::string_view body, ApiError& out) {
 
 }  // namespace
 
+bool ApiError::CodeFallback(int c) const {
+  static constexpr std::string_view kKnown[] = {"Unauthorized",
+                                                "Forbidden",
+                                                "NotFound",
+                                                "AlreadyExists",
+                                                "Conflict",
+                                                "Gone",
+                                                "Invalid",
+                                                "ServerTimeout",
+                                                "StorageReadError",
+                                                "Timeout",
+                                                "TooManyRequests",
+                                                "BadRequest",
+                                                "MethodNotAllowed",
+                                                "NotAcceptable",
+                                                "RequestEntityTooLarge",
+                                                "UnsupportedMediaType",
+                                                "InternalError",
+                                                "Expired",
+                                                "ServiceUnavailable"};
+  if (kind != ErrorKind::kServer || code != c) return false;
+  for (std::string_view k : kKnown) {
+    if (reason == k) return false;
+  }
+  return true;
+}
+
 ApiError ApiError::Transport(std::string message, std::string host, bool refused) {
   ApiError e;
   e.kind = ErrorKind::kTransport;
@@ -122,7 +149,8 @@ ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_
   // NewGenericServerResponse), keeping at most 2 KiB of a text body.
   constexpr std::size_t kMaxBodyText = 2048;
   std::string server_message = "unknown";
-  if (StartsWith(ToLower(content_type), "text/")) {
+  // client-go reads an answer without a Content-Type as text too.
+  if (content_type.empty() || StartsWith(ToLower(content_type), "text/")) {
     server_message = TrimSpace(body.substr(0, std::min(body.size(), kMaxBodyText)));
   }
   e.kind = ErrorKind::kServer;
@@ -154,6 +182,9 @@ ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_
     case 406:
       e.reason = "NotAcceptable";
       e.message = server_message;
+      if (server_message.empty() || server_message == "unknown") {
+        e.message = "the server was unable to respond with a content type that the client supports";
+      }
       break;
     case 415:
       e.reason = "UnsupportedMediaType";

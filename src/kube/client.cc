@@ -16,8 +16,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -145,14 +147,18 @@ struct Transfer {
   bool stopped_by_callback = false;
   const std::atomic<bool>* cancel = nullptr;
   bool cancelled = false;
+  std::size_t max_error_bytes = 0;
+  bool got_status_line = false;
+  // An exception thrown inside a callback (the user's on_data, or bad_alloc):
+  // kept here and rethrown once libcurl has returned, never unwound through it.
+  std::exception_ptr exception;
 };
 
-std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user) {
-  auto* t = static_cast<Transfer*>(user);
-  std::size_t n = size * count;
-  std::string_view line(data, n);
+std::size_t OnHeaderUnsafe(Transfer* t, std::string_view line) {
+  std::size_t n = line.size();
   // A new response (after a 100 Continue or a redirect) starts over.
   if (line.substr(0, 5) == "HTTP/") {
+    t->got_status_line = true;
     t->warning_values.clear();
     t->retry_after.clear();
     t->content_type.clear();
@@ -172,16 +178,24 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user
   return n;
 }
 
-std::size_t OnBody(char* data, std::size_t size, std::size_t count, void* user) {
+std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
-  std::size_t n = size * count;
+  try {
+    return OnHeaderUnsafe(t, std::string_view(data, size * count));
+  } catch (...) {
+    t->exception = std::current_exception();
+    return 0;
+  }
+}
+
+std::size_t OnBodyUnsafe(Transfer* t, char* data, std::size_t n) {
   if (t->on_data != nullptr) {
     if (t->status < 0) {
       long code = 0;
       curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &code);
       t->status = static_cast<int>(code);
     }
-    if (t->status >= 200 && t->status < 300) {
+    if (t->status >= 200 && t->status <= 206) {
       if (!(*t->on_data)(std::string_view(data, n))) {
         t->stopped_by_callback = true;
         return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
@@ -190,12 +204,29 @@ std::size_t OnBody(char* data, std::size_t size, std::size_t count, void* user) 
     }
     // A failure answer is collected (bounded) to become an ApiError.
   }
-  if (t->body.size() + n > t->max_bytes) {
+  if (t->status < 0) {
+    long code = 0;
+    curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &code);
+    t->status = static_cast<int>(code);
+  }
+  // Only a Status or 2 KiB of text is ever read from a failure answer.
+  std::size_t limit = t->status >= 200 && t->status <= 206 ? t->max_bytes : t->max_error_bytes;
+  if (t->body.size() + n > limit) {
     t->too_large = true;
     return 0;
   }
   t->body.append(data, n);
   return n;
+}
+
+std::size_t OnBody(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  try {
+    return OnBodyUnsafe(t, data, size * count);
+  } catch (...) {
+    t->exception = std::current_exception();
+    return 0;
+  }
 }
 
 int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
@@ -209,19 +240,41 @@ int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 
 // Connection failures client-go retries for GETs (rest/request.go
 // isErrRetryableFunc: connection reset, unexpected EOF, HTTP/2 connection
-// lost); a refused connection is not retried.
-bool RetryableTransportError(CURLcode code) {
+// lost), and only before an answer has begun: a body cut short is returned.
+// A refused connection and TLS failures (a rejected client certificate
+// arrives as a receive error) are not retried.
+bool RetryableTransportError(CURLcode code, long os_errno, const std::string& text, bool answered) {
+  if (answered) return false;
+  if (text.find("SSL") != std::string::npos || text.find("TLS") != std::string::npos) return false;
   switch (code) {
-    case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
+    case CURLE_GOT_NOTHING:  // EOF before an answer
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
       return true;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+      return os_errno == ECONNRESET || os_errno == EPIPE || os_errno == 0;
     default:
       return false;
   }
+}
+
+// client-go's headerKeyEscape (transport/round_trippers.go): RFC 7230 token
+// bytes other than '%' are kept, every other byte is %XX.
+std::string HeaderKeyEscape(std::string_view key) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  static constexpr std::string_view kTokenPunct = "!#$&'*+-.^_`|~";
+  std::string out;
+  for (unsigned char c : key) {
+    if (std::isalnum(c) != 0 || kTokenPunct.find(static_cast<char>(c)) != std::string_view::npos) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 struct CurlSlist {
@@ -301,7 +354,10 @@ struct Client::Impl {
         std::any_of(query.begin(), query.end(), [](const auto& p) { return p.first == "timeout"; });
     bool has_timeout_seconds = std::any_of(
         query.begin(), query.end(), [](const auto& p) { return p.first == "timeoutSeconds"; });
-    if (config.timeout.count() > 0 && !has_timeout && !has_timeout_seconds) {
+    // client-go sends its timeout as `timeout`, except on lists and watches,
+    // which carry their own timeoutSeconds or none.
+    bool list_or_watch = r.verb == "list" || r.verb == "watch";
+    if (config.timeout.count() > 0 && !has_timeout && !has_timeout_seconds && !list_or_watch) {
       query.emplace_back("timeout", FormatGoDuration(config.timeout));
     }
     if (!query.empty()) out += "?" + EncodeQuery(std::move(query));
@@ -309,9 +365,14 @@ struct Client::Impl {
   }
 
   // Sets every option of one attempt; `creds` are what it authenticates with.
+  // `remaining`: what is left of RestConfig::timeout over all attempts (zero:
+  // no limit).
   void Configure(CURL* h, const HttpRequest& r, const std::string& full_url, Transfer& t,
-                 const Credentials& creds, CurlSlist& headers, bool streaming) const {
+                 const Credentials& creds, CurlSlist& headers, bool streaming,
+                 std::chrono::milliseconds remaining) const {
     curl_easy_setopt(h, CURLOPT_URL, full_url.c_str());
+    // Paths are sent as built (names were checked): no dot-segment folding.
+    curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_HTTP_VERSION,
@@ -322,9 +383,19 @@ struct Client::Impl {
     curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, 30L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(limits.connect_timeout.count()));
-    if (!streaming) {
-      if (config.timeout.count() > 0) {
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(config.timeout.count()));
+    if (streaming) {
+      // A watch the server should end after timeoutSeconds is abandoned 30 s
+      // later if it has not (a silent, wedged peer).
+      for (const auto& [k, v] : r.query) {
+        if (k != "timeoutSeconds" || v.empty() || v.size() > 9 ||
+            !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+          continue;
+        }
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (std::stol(v) + 30) * 1000L);
+      }
+    } else {
+      if (remaining.count() > 0) {
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(remaining.count()));
       } else {
         // No overall limit (kubectl's default), but a stalled answer is
         // abandoned: kube-apiserver ends a non-long-running request after
@@ -362,9 +433,9 @@ struct Client::Impl {
       if (!token.empty()) {
         headers.Add("Authorization: Bearer " + token);
       } else if (!config.username.empty() || !config.password.empty()) {
-        std::string user_pass = config.username + ":" + config.password;
         curl_easy_setopt(h, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
-        curl_easy_setopt(h, CURLOPT_USERPWD, user_pass.c_str());
+        curl_easy_setopt(h, CURLOPT_USERNAME, config.username.c_str());
+        curl_easy_setopt(h, CURLOPT_PASSWORD, config.password.c_str());
       }
     }
     if (!config.impersonate_user.empty()) {
@@ -373,11 +444,14 @@ struct Client::Impl {
         headers.Add("Impersonate-Uid: " + config.impersonate_uid);
       for (const std::string& g : config.impersonate_groups) headers.Add("Impersonate-Group: " + g);
       for (const auto& [k, vs] : config.impersonate_extra) {
-        std::string key;
-        AppendQueryEscaped(key, k);
-        std::string prefix = "Impersonate-Extra-" + key + ": ";
+        std::string prefix = "Impersonate-Extra-" + HeaderKeyEscape(k) + ": ";
         for (const std::string& v : vs) headers.Add(prefix + v);
       }
+    }
+    if (Https() && !config.tls.server_name.empty()) {
+      // The URL names tls-server-name (see Url()); the Host header keeps the
+      // real server, as Go's transport sends it.
+      headers.Add("Host: " + url.HostPort());
     }
     headers.Add("Accept: " + r.accept);
     headers.Add("User-Agent: " + (config.user_agent.empty()
@@ -407,12 +481,16 @@ struct Client::Impl {
   }
 
   void ReportWarnings(const std::vector<std::string>& values) {
+    // Each text once (kubectl's rule); past this many distinct texts a
+    // long-running process reports repeats again rather than grow the set.
+    constexpr std::size_t kMaxRemembered = 4096;
     for (const std::string& v : values) {
       for (std::string& text : ParseWarningHeader(v)) {
         std::function<void(const std::string&)> handler;
         {
           std::lock_guard<std::mutex> lock(warn_mu);
-          if (!warned.insert(text).second) continue;
+          if (warned.count(text) != 0) continue;
+          if (warned.size() < kMaxRemembered) warned.insert(text);
           handler = warning_handler;
         }
         if (handler) {
@@ -431,7 +509,7 @@ struct Client::Impl {
 
   // One attempt. Returns the curl code; fills `t`.
   CURLcode Perform(const HttpRequest& r, Transfer& t, const Credentials& creds, bool streaming,
-                   std::string& curl_error) {
+                   std::chrono::milliseconds remaining, std::string& curl_error) {
     CURL* h = Acquire();
     if (h == nullptr) {
       curl_error = "could not create a connection handle";
@@ -442,7 +520,7 @@ struct Client::Impl {
     CurlSlist headers;
     CurlSlist connect_to;
     std::string full_url = Url(r);
-    Configure(h, r, full_url, t, creds, headers, streaming);
+    Configure(h, r, full_url, t, creds, headers, streaming, remaining);
     if (Https() && !config.tls.server_name.empty()) {
       std::string real_host = url.ipv6 ? "[" + url.host + "]" : url.host;
       connect_to.Add(config.tls.server_name + ":" + url.port + ":" + real_host + ":" + url.port);
@@ -478,38 +556,80 @@ struct Client::Impl {
   ApiResult<HttpResponse> Run(const HttpRequest& r, bool streaming,
                               const std::function<bool(std::string_view)>* on_data,
                               const std::atomic<bool>* cancel) {
-    std::string previous_error;
+    using Clock = std::chrono::steady_clock;
+    // RestConfig::timeout bounds every attempt and wait together (client-go
+    // runs the whole retry loop under one context deadline).
+    const bool bounded = !streaming && config.timeout.count() > 0;
+    const Clock::time_point deadline = Clock::now() + config.timeout;
+    auto remaining = [&]() -> std::chrono::milliseconds {
+      if (!bounded) return std::chrono::milliseconds(0);
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      return std::max(left, std::chrono::milliseconds(1));
+    };
+    auto timed_out = [&] {
+      return ApiError::Transport("the request to " + url.HostPort() + " timed out after " +
+                                     FormatGoDuration(config.timeout),
+                                 url.HostPort(), false);
+    };
+    // Sleeps `d`, in steps, unless cancelled or past the deadline.
+    auto wait = [&](std::chrono::milliseconds d) -> std::optional<ApiError> {
+      Clock::time_point until = Clock::now() + d;
+      if (bounded && until > deadline) return timed_out();
+      while (Clock::now() < until) {
+        if (cancel != nullptr && cancel->load()) return ApiError::Cancelled();
+        std::this_thread::sleep_for(
+            std::min<Clock::duration>(std::chrono::milliseconds(100), until - Clock::now()));
+      }
+      return std::nullopt;
+    };
+    std::string previous_error;  // of a transport failure, as client-go tracks it
     for (int attempt = 0;; ++attempt) {
       if (!streaming && limiter) limiter->Wait();
+      if (cancel != nullptr && cancel->load()) return ApiError::Cancelled();
+      if (bounded && Clock::now() >= deadline) return timed_out();
       Result<Credentials> creds = CurrentCredentials();
       if (!creds.ok()) return ApiError::Config("getting credentials: " + creds.error());
       Transfer t;
       t.max_bytes = limits.max_response_bytes;
+      t.max_error_bytes = limits.max_error_bytes;
       t.on_data = on_data;
       t.cancel = cancel;
       std::string curl_error;
-      CURLcode code = Perform(r, t, *creds, streaming, curl_error);
+      CURLcode code = Perform(r, t, *creds, streaming, remaining(), curl_error);
+      if (t.exception) std::rethrow_exception(t.exception);
       if (t.cancelled) return ApiError::Cancelled();
       if (t.too_large) {
-        return ApiError::Protocol("the answer to " + r.method + " " + r.path + " exceeds " +
-                                  std::to_string(limits.max_response_bytes) + " bytes");
+        bool ok_status = t.status >= 200 && t.status <= 206;
+        return ApiError::Protocol(
+            "the answer to " + r.method + " " + r.path + " exceeds " +
+            std::to_string(ok_status ? limits.max_response_bytes : limits.max_error_bytes) +
+            " bytes" + (ok_status ? "" : " (HTTP " + std::to_string(t.status) + ")"));
       }
       bool stopped = t.stopped_by_callback && code == CURLE_WRITE_ERROR;
       if (code != CURLE_OK && !stopped) {
-        if (r.method == "GET" && RetryableTransportError(code) && attempt < limits.max_retries &&
-            !(streaming && t.status >= 200 && t.status < 300)) {
+        bool answered = t.got_status_line && t.status > 0;
+        if (r.method == "GET" && attempt < limits.max_retries &&
+            RetryableTransportError(code, t.os_errno, curl_error, answered)) {
           previous_error = curl_error;
-          std::this_thread::sleep_for(std::chrono::seconds(1));
+          if (auto e = wait(std::chrono::seconds(1))) return *e;
           continue;
         }
+        if (code == CURLE_OPERATION_TIMEDOUT && bounded) return timed_out();
         ApiError e = TransportError(code, curl_error, t.os_errno);
+        if (answered) {
+          // The answer began and was cut short (client-go's words).
+          e.message =
+              "unexpected error when reading response body. Please retry. Original "
+              "error: " +
+              curl_error;
+        }
         if (!previous_error.empty() && previous_error != curl_error) {
           e.message += " - error from a previous attempt: " + previous_error;
         }
         return e;
       }
-      ReportWarnings(t.warning_values);
-      if (t.status >= 200 && t.status < 300) {
+      if (t.status >= 200 && t.status <= 206) {
+        ReportWarnings(t.warning_values);
         HttpResponse resp;
         resp.code = t.status;
         resp.content_type = std::move(t.content_type);
@@ -517,29 +637,28 @@ struct Client::Impl {
         resp.warnings = std::move(t.warning_values);
         return resp;
       }
-      // Retry-After on 429 and 5xx: every verb, up to max_retries times.
-      int retry_after = -1;
-      if (!t.retry_after.empty() &&
+      // Retry-After on 429 and 5xx: every verb, up to max_retries times, each
+      // wait capped by limits.max_retry_after.
+      long retry_after = -1;
+      if (!t.retry_after.empty() && t.retry_after.size() <= 9 &&
           std::all_of(t.retry_after.begin(), t.retry_after.end(),
-                      [](char c) { return c >= '0' && c <= '9'; }) &&
-          t.retry_after.size() < 6) {
-        retry_after = std::stoi(t.retry_after);
+                      [](char c) { return c >= '0' && c <= '9'; })) {
+        retry_after = std::stol(t.retry_after);
       }
       if ((t.status == 429 || t.status >= 500) && retry_after >= 0 &&
           attempt < limits.max_retries) {
-        previous_error =
-            ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name)
-                .message;
-        for (int i = 0; i < retry_after * 10; ++i) {
-          if (cancel != nullptr && cancel->load()) return ApiError::Cancelled();
-          std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
+        auto delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(retry_after),
+                                                         limits.max_retry_after);
+        if (auto e = wait(delay)) return *e;
         continue;
       }
+      ReportWarnings(t.warning_values);
       if (t.status == 401 && config.credentials) config.credentials->Invalidate(*creds);
       ApiError e =
           ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
-      if (e.retry_after_seconds == 0 && retry_after > 0) e.retry_after_seconds = retry_after;
+      if (e.retry_after_seconds == 0 && retry_after > 0) {
+        e.retry_after_seconds = static_cast<int>(std::min<long>(retry_after, 1 << 30));
+      }
       return e;
     }
   }
@@ -560,6 +679,7 @@ Result<std::shared_ptr<Client>> Client::New(RestConfig config, ClientLimits limi
   if (!config.bearer_token.empty() && (!config.username.empty() || !config.password.empty())) {
     return Error{"username/password or bearer token may be set, but not both"};
   }
+  if (config.burst < 0) return Error{"burst must not be negative"};
   if (config.qps > 0 && config.burst <= 0) {
     return Error{
         "burst is required to be greater than 0 when RateLimiter is not set and QPS is set to "
@@ -581,7 +701,7 @@ Result<std::shared_ptr<Client>> Client::New(RestConfig config, ClientLimits limi
 const RestConfig& Client::config() const { return impl_->config; }
 
 ApiResult<HttpResponse> Client::Do(const HttpRequest& request) {
-  return impl_->Run(request, false, nullptr, nullptr);
+  return impl_->Run(request, false, nullptr, request.cancel);
 }
 
 ApiStatus Client::Stream(const HttpRequest& request,

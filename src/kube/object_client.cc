@@ -1,7 +1,11 @@
 // ResourceType paths and the verbs on JSON trees (ObjectClient).
+#include <cctype>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "dra/api/field_error.h"
 #include "dra/kube/resource_client.h"
 
 namespace dra::kube {
@@ -39,7 +43,62 @@ void AddWriteOptions(HttpRequest& req, const WriteOptions& o) {
   if (!o.field_validation.empty()) req.query.emplace_back("fieldValidation", o.field_validation);
 }
 
+// A path segment as Go's url.URL.EscapedPath writes it: unreserved
+// characters, sub-delims, ':' and '@' kept, every other byte %XX.
+std::string EscapeSegment(std::string_view segment) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  static constexpr std::string_view kKept = "-._~!$&'()*+,;=:@";
+  std::string out;
+  for (unsigned char c : segment) {
+    if (std::isalnum(c) != 0 || kKept.find(static_cast<char>(c)) != std::string_view::npos) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// apimachinery's IsValidPathSegmentName messages for `s`.
+std::vector<std::string> PathSegmentProblems(std::string_view s) {
+  std::vector<std::string> out;
+  if (s == "." || s == "..") {
+    out.push_back("may not be '" + std::string(s) + "'");
+    return out;
+  }
+  if (s.find('/') != std::string_view::npos) out.emplace_back("may not contain '/'");
+  if (s.find('%') != std::string_view::npos) out.emplace_back("may not contain '%'");
+  return out;
+}
+
+std::string JoinProblems(const std::vector<std::string>& problems) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < problems.size(); ++i) out += (i ? ", " : "") + problems[i];
+  return out + "]";
+}
+
 }  // namespace
+
+std::optional<ApiError> CheckPathNames(std::string_view ns, std::string_view name,
+                                       bool collection) {
+  if (!ns.empty()) {
+    auto problems = PathSegmentProblems(ns);
+    if (!problems.empty()) {
+      return ApiError::Config("invalid namespace " + api::GoQuote(ns) + ": " +
+                              JoinProblems(problems));
+    }
+  }
+  if (collection) return std::nullopt;
+  if (name.empty()) return ApiError::Config("resource name may not be empty");
+  auto problems = PathSegmentProblems(name);
+  if (!problems.empty()) {
+    return ApiError::Config("invalid resource name " + api::GoQuote(name) + ": " +
+                            JoinProblems(problems));
+  }
+  return std::nullopt;
+}
 
 std::string ResourceType::QualifiedResource() const {
   return group.empty() ? resource : resource + "." + group;
@@ -51,13 +110,13 @@ std::string ResourceType::GroupVersion() const {
 
 std::string ResourceType::CollectionPath(std::string_view ns) const {
   std::string out = group.empty() ? "/api/" + version : "/apis/" + group + "/" + version;
-  if (namespaced && !ns.empty()) out += "/namespaces/" + std::string(ns);
+  if (namespaced && !ns.empty()) out += "/namespaces/" + EscapeSegment(ns);
   return out + "/" + resource;
 }
 
 std::string ResourceType::ObjectPath(std::string_view ns, std::string_view name,
                                      std::string_view subresource) const {
-  std::string out = CollectionPath(ns) + "/" + std::string(name);
+  std::string out = CollectionPath(ns) + "/" + EscapeSegment(name);
   if (!subresource.empty()) out += "/" + std::string(subresource);
   return out;
 }
@@ -108,6 +167,7 @@ ObjectClient::ObjectClient(std::shared_ptr<Client> client) : client_(std::move(c
 
 ApiResult<json::Value> ObjectClient::Get(const ResourceType& type, std::string_view ns,
                                          std::string_view name, std::string_view subresource) {
+  if (auto bad = CheckPathNames(ns, name)) return *bad;
   HttpRequest req;
   req.path = type.ObjectPath(ns, name, subresource);
   req.verb = "get";
@@ -120,6 +180,7 @@ ApiResult<json::Value> ObjectClient::Get(const ResourceType& type, std::string_v
 
 ApiResult<HttpResponse> ObjectClient::ListRaw(const ResourceType& type, std::string_view ns,
                                               const ListOptions& o) {
+  if (auto bad = CheckPathNames(ns, "", true)) return *bad;
   HttpRequest req;
   req.path = type.CollectionPath(ns);
   req.verb = "list";
@@ -200,6 +261,7 @@ ApiResult<json::Value> ObjectClient::Create(const ResourceType& type, std::strin
   req.verb = "create";
   req.resource = type.QualifiedResource();
   req.name = MetaString(object, "name");
+  if (auto bad = CheckPathNames(ns, req.name, subresource.empty())) return *bad;
   req.path =
       subresource.empty() ? type.CollectionPath(ns) : type.ObjectPath(ns, req.name, subresource);
   req.content_type = kJson;
@@ -218,7 +280,7 @@ ApiResult<json::Value> ObjectClient::Update(const ResourceType& type, std::strin
   req.verb = "update";
   req.resource = type.QualifiedResource();
   req.name = MetaString(object, "name");
-  if (req.name.empty()) return ApiError::Config("an update needs metadata.name");
+  if (auto bad = CheckPathNames(ns, req.name)) return *bad;
   req.path = type.ObjectPath(ns, req.name, subresource);
   req.content_type = kJson;
   req.body = json::ToJson(object);
@@ -232,6 +294,7 @@ ApiResult<json::Value> ObjectClient::Patch(const ResourceType& type, std::string
                                            std::string_view name, PatchType patch_type,
                                            std::string_view body, const WriteOptions& o, bool force,
                                            std::string_view subresource) {
+  if (auto bad = CheckPathNames(ns, name)) return *bad;
   HttpRequest req;
   req.method = "PATCH";
   req.verb = "patch";
@@ -262,6 +325,7 @@ ApiResult<json::Value> ObjectClient::Patch(const ResourceType& type, std::string
 
 ApiResult<json::Value> ObjectClient::Delete(const ResourceType& type, std::string_view ns,
                                             std::string_view name, const DeleteOptions& o) {
+  if (auto bad = CheckPathNames(ns, name)) return *bad;
   HttpRequest req;
   req.method = "DELETE";
   req.verb = "delete";

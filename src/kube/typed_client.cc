@@ -139,6 +139,7 @@ ApiResult<std::string> TypedClient::Encode(const api::Object& object) const {
 
 ApiResult<api::Object> TypedClient::GetObject(std::string_view kind, std::string_view ns,
                                               std::string_view name) {
+  if (auto bad = CheckPathNames(ns, name)) return *bad;
   ResourceType type = TypeOfKind(kind, version_);
   HttpRequest req;
   req.path = type.ObjectPath(ns, name);
@@ -157,6 +158,7 @@ ApiResult<std::vector<api::Object>> TypedClient::ListObjects(std::string_view ki
                                                              std::string_view ns,
                                                              const ListOptions& options,
                                                              std::string* resource_version) {
+  if (auto bad = CheckPathNames(ns, "", true)) return *bad;
   ResourceType type = TypeOfKind(kind, version_);
   ListOptions page = options;
   if (page.limit == 0) page.limit = 500;
@@ -221,6 +223,7 @@ ApiResult<api::Object> TypedClient::Write(const api::Object& object, bool create
                                           std::string_view sub, const WriteOptions& options) {
   std::string_view kind = api::KindOf(object);
   const api::ObjectMeta& meta = api::MetaOf(object);
+  if (auto bad = CheckPathNames(meta.namespace_, meta.name, create)) return *bad;
   ResourceType type = TypeOfKind(kind, version_);
   auto body = Encode(object);
   if (!body.ok()) return body.error();

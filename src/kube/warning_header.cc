@@ -3,6 +3,8 @@
 #include <cctype>
 #include <string>
 
+#include "dra/json/value.h"
+
 namespace dra::kube {
 namespace {
 
@@ -24,6 +26,19 @@ bool ReadQuoted(std::string_view s, std::size_t& i, std::string& out) {
     out += c;
   }
   return false;
+}
+
+// Valid UTF-8 without control characters (C0, DEL, C1), as apimachinery's
+// ParseWarningHeader requires of a warning's text: a server cannot write
+// terminal escape sequences to the user's screen.
+bool PrintableText(std::string_view text) {
+  while (!text.empty()) {
+    json::DecodedRune r = json::DecodeUtf8Rune(text);
+    if (r.rune == 0xFFFD && text.substr(0, 3) != "\xEF\xBF\xBD") return false;
+    if (r.rune < 0x20 || (r.rune >= 0x7F && r.rune < 0xA0)) return false;
+    text.remove_prefix(r.size);
+  }
+  return true;
 }
 
 }  // namespace
@@ -55,7 +70,8 @@ std::vector<std::string> ParseWarningHeader(std::string_view s) {
       if (!ReadQuoted(s, i, date)) return out;
       SkipSpaces(s, i);
     }
-    if (code == "299") out.push_back(std::move(text));
+    if (!PrintableText(text)) return out;  // the rest of the header is not trusted either
+    if (code == "299" && !text.empty()) out.push_back(std::move(text));
     if (i < s.size()) {
       if (s[i] != ',') return out;
       ++i;

@@ -10,7 +10,9 @@
 namespace dra::kube {
 
 // The texts of the code-299 warnings in one header value, unescaped; other
-// codes and malformed entries are skipped (client-go logs and skips them).
+// codes, empty texts and malformed entries are skipped (client-go logs and
+// skips them); a text that is not valid UTF-8 or holds control characters
+// ends the parse, as in apimachinery.
 std::vector<std::string> ParseWarningHeader(std::string_view value);
 
 }  // namespace dra::kube

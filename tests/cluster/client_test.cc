@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <string>
@@ -422,6 +423,38 @@ TEST_F(ClusterClientTest, UnauthorizedAsKubectlPrintsIt) {
   EXPECT_TRUE(r.error().IsUnauthorized());
   EXPECT_EQ(KubectlErrorText(r.error()),
             "error: You must be logged in to the server (Unauthorized)");
+}
+
+// TLS: the server's certificate checked against the configured CA, and
+// against tls-server-name (SNI and the name checked; the connection still
+// goes to the configured server).
+TEST_F(ClusterClientTest, TlsVerificationAndServerName) {
+  RestConfig config = ConfigFrom(cluster_->admin_kubeconfig());
+  {
+    RestConfig wrong_ca = config;
+    // A certificate that did not sign the server's (the admin client certificate).
+    std::ifstream in(cluster_->dir() + "/admin.crt");
+    wrong_ca.tls.ca_pem.assign(std::istreambuf_iterator<char>(in), {});
+    ASSERT_FALSE(wrong_ca.tls.ca_pem.empty());
+    auto r = ObjectClient(ClientFrom(wrong_ca)).Get(Namespaces(), "", "default");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().kind, ErrorKind::kTransport);
+    EXPECT_EQ(KubectlErrorText(r.error()).rfind("Unable to connect to the server: ", 0), 0u)
+        << KubectlErrorText(r.error());
+  }
+  {
+    RestConfig named = config;
+    named.tls.server_name = "kubernetes.default.svc";  // a SAN of the serving certificate
+    auto r = ObjectClient(ClientFrom(named)).Get(Namespaces(), "", "default");
+    ASSERT_TRUE(r.ok()) << KubectlErrorText(r.error());
+  }
+  {
+    RestConfig misnamed = config;
+    misnamed.tls.server_name = "not-the-apiserver.example";
+    auto r = ObjectClient(ClientFrom(misnamed)).Get(Namespaces(), "", "default");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().kind, ErrorKind::kTransport);
+  }
 }
 
 // An exec credential plugin handing out token-admin's token, with an

@@ -105,12 +105,14 @@ TEST(ClientTest, RequestShape) {
   options.field_selector = "spec.nodeName=n1";
   options.limit = 10;
   ASSERT_TRUE(objects.ListPage(Nodes(), "", options).ok());
+  // A get carries the client's timeout (a list without timeoutSeconds does not).
+  ASSERT_TRUE(objects.Get(Nodes(), "", "n1").ok());
   auto reqs = server.requests();
-  ASSERT_EQ(reqs.size(), 1u);
+  ASSERT_EQ(reqs.size(), 2u);
+  EXPECT_EQ(reqs[1].target, "/api/v1/nodes/n1?timeout=30s");
   EXPECT_EQ(reqs[0].method, "GET");
   EXPECT_EQ(reqs[0].target,
-            "/api/v1/nodes?fieldSelector=spec.nodeName%3Dn1&labelSelector=app%3Dx&limit=10&"
-            "timeout=30s");
+            "/api/v1/nodes?fieldSelector=spec.nodeName%3Dn1&labelSelector=app%3Dx&limit=10");
   EXPECT_EQ(reqs[0].Header("Accept"), "application/json");
   EXPECT_EQ(reqs[0].Header("Authorization"), "");
   EXPECT_EQ(reqs[0].Header("Impersonate-User"), "alice");
@@ -178,18 +180,91 @@ TEST(ClientTest, SlowServerTimesOut) {
             std::string::npos);
 }
 
-TEST(ClientTest, CutConnectionOfAGetIsRetried) {
+// client-go retries a GET whose connection broke before any answer, but not
+// an answer cut short (transformResponse: "unexpected error when reading
+// response body").
+TEST(ClientTest, BrokenConnectionBeforeAnAnswerIsRetried) {
   std::atomic<int> calls{0};
-  FakeServer server([&](const FakeRequest&) {
+  FakeServer server([&](const FakeRequest& req) {
     FakeResponse r;
     r.body = R"({"kind":"Node","metadata":{"name":"n1"}})";
-    if (++calls == 1) r.cut_after_body_bytes = 5;
+    ++calls;
+    if (req.target.find("/n1") != std::string::npos && calls == 1) r.close_without_answer = true;
+    if (req.target.find("/cut") != std::string::npos) r.cut_after_body_bytes = 5;
     return r;
   });
   ObjectClient objects(ClientFor(server));
   auto r = objects.Get(Nodes(), "", "n1");
   ASSERT_TRUE(r.ok()) << KubectlErrorText(r.error());
   EXPECT_EQ(calls.load(), 2);
+  calls = 0;
+  auto cut = objects.Get(Nodes(), "", "cut");
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_NE(cut.error().message.find("unexpected error when reading response body. Please retry."),
+            std::string::npos)
+      << cut.error().message;
+}
+
+// --request-timeout bounds all attempts and Retry-After waits together.
+TEST(ClientTest, TimeoutCoversRetries) {
+  std::atomic<int> calls{0};
+  FakeServer server([&](const FakeRequest&) {
+    ++calls;
+    FakeResponse r;
+    r.status = 503;
+    r.headers = {{"Retry-After", "1"}};
+    r.body = "{}";
+    return r;
+  });
+  RestConfig config;
+  config.timeout = std::chrono::milliseconds(1500);
+  auto client = ClientFor(server, config);
+  HttpRequest req;
+  req.path = "/api/v1/nodes/n1";
+  auto start = std::chrono::steady_clock::now();
+  auto r = client->Do(req);
+  ASSERT_FALSE(r.ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(2500));
+  EXPECT_EQ(calls.load(), 2);
+  EXPECT_NE(r.error().message.find("timed out"), std::string::npos) << r.error().message;
+}
+
+// Names are checked before anything is sent (client-go's texts): an empty
+// name would otherwise address the whole collection.
+TEST(ClientTest, BadNamesNeverReachTheServer) {
+  FakeServer server([](const FakeRequest&) { return FakeResponse{}; });
+  ObjectClient objects(ClientFor(server));
+  auto empty = objects.Delete(ResourceClaims(api::ApiVersion::kV1), "ns", "");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().message, "resource name may not be empty");
+  auto dots = objects.Delete(Pods(), "ns", "..");
+  ASSERT_FALSE(dots.ok());
+  EXPECT_EQ(dots.error().message, "invalid resource name \"..\": [may not be '..']");
+  auto slash = objects.Get(Pods(), "a/b", "p");
+  ASSERT_FALSE(slash.ok());
+  EXPECT_EQ(slash.error().message, "invalid namespace \"a/b\": [may not contain '/']");
+  EXPECT_TRUE(server.requests().empty());
+  // Other characters are escaped as Go escapes a path.
+  (void)objects.Get(Pods(), "ns", "a b?c");
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_EQ(server.requests()[0].target, "/api/v1/namespaces/ns/pods/a%20b%3Fc");
+}
+
+TEST(ClientTest, ConflictWithoutReasonIsAConflict) {
+  FakeServer server([](const FakeRequest&) {
+    FakeResponse r;
+    r.status = 409;
+    r.body = R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"x","code":409})";
+    return r;
+  });
+  HttpRequest req;
+  req.method = "PUT";
+  req.path = "/api/v1/nodes/n1";
+  auto r = ClientFor(server)->Do(req);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.error().IsConflict());
+  EXPECT_FALSE(r.error().IsNotFound());
 }
 
 TEST(ClientTest, ConnectionRefusedAsKubectlPrintsIt) {
@@ -225,7 +300,10 @@ TEST(ClientTest, WarningsReportedOncePerText) {
     r.headers = {
         {"Warning",
          R"(299 - "resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+")"},
-        {"Warning", R"(299 - "second")"}};
+        {"Warning", R"(299 - "second")"},
+        // Control characters (a terminal escape) and empty texts are dropped.
+        {"Warning", "299 - \"\x1b]0;owned\x07\""},
+        {"Warning", R"(299 - "")"}};
     r.body = "{}";
     return r;
   });

@@ -182,6 +182,7 @@ void FakeServer::Serve(int fd) {
       requests_.push_back(req);
     }
     FakeResponse resp = handler_(req);
+    if (resp.close_without_answer) break;
     if (resp.delay_ms > 0) {
       for (int waited = 0; waited < resp.delay_ms && !stop_; waited += 10) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));

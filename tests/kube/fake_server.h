@@ -36,6 +36,8 @@ struct FakeResponse {
   // Close the connection after writing this many bytes of the body
   // (-1: write it all); the answer then ends early.
   int cut_after_body_bytes = -1;
+  // Close the connection without writing any answer.
+  bool close_without_answer = false;
 };
 
 class FakeServer {

@@ -44,16 +44,22 @@ struct ApiError {
   bool connection_refused = false;
 
   bool Is(std::string_view r) const { return kind == ErrorKind::kServer && reason == r; }
-  bool IsNotFound() const { return Is("NotFound"); }
+  // As apimachinery's IsNotFound etc.: the reason, or, when the reason is
+  // not one apimachinery knows, the HTTP code.
+  bool IsNotFound() const { return Is("NotFound") || CodeFallback(404); }
   bool IsAlreadyExists() const { return Is("AlreadyExists"); }
-  bool IsConflict() const { return Is("Conflict"); }
-  bool IsForbidden() const { return Is("Forbidden"); }
-  bool IsUnauthorized() const { return Is("Unauthorized"); }
-  bool IsInvalid() const { return Is("Invalid"); }
+  bool IsConflict() const { return Is("Conflict") || CodeFallback(409); }
+  bool IsForbidden() const { return Is("Forbidden") || CodeFallback(403); }
+  bool IsUnauthorized() const { return Is("Unauthorized") || CodeFallback(401); }
+  bool IsInvalid() const { return Is("Invalid") || CodeFallback(422); }
   // 410: Expired (or the legacy Gone): the resourceVersion or continue token is
   // too old.
   bool IsGone() const { return kind == ErrorKind::kServer && (code == 410 || Is("Expired")); }
   bool IsTooManyRequests() const { return kind == ErrorKind::kServer && code == 429; }
+
+  // True for a server error with `c` whose reason is empty or not one of
+  // metav1's StatusReasons.
+  bool CodeFallback(int c) const;
 
   static ApiError Transport(std::string message, std::string host = {}, bool refused = false);
   static ApiError Protocol(std::string message);

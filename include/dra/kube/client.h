@@ -34,6 +34,9 @@ struct HttpRequest {
   std::string verb;
   std::string resource;
   std::string name;
+  // When given, polled while the request waits (rate limiter aside) or runs:
+  // setting it ends the request with kCancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct HttpResponse {
@@ -46,8 +49,12 @@ struct HttpResponse {
 
 // Limits that keep a misbehaving server from costing unbounded memory.
 struct ClientLimits {
-  std::size_t max_response_bytes = std::size_t{2} << 30;  // one non-streamed answer
+  std::size_t max_response_bytes = std::size_t{1} << 30;  // one non-streamed answer
+  std::size_t max_error_bytes = std::size_t{1} << 20;     // the body of a failure answer
   int max_retries = 10;                                   // client-go's maxRetries
+  // A server's Retry-After is honoured up to this long per retry, so a hostile
+  // or confused server cannot park a request for days (client-go has no cap).
+  std::chrono::seconds max_retry_after{60};
   // Connection establishment (client-go dials with a 30 s limit).
   std::chrono::milliseconds connect_timeout{30'000};
 };
@@ -57,8 +64,9 @@ struct ClientLimits {
 // with SetWarningHandler are called on the requesting thread.
 class Client {
  public:
-  // Checks the TLS material (PEM parses, key matches) and fails with the
-  // error kubectl would print for it.
+  // Checks the server URL and the combination of settings (client-go's
+  // messages); certificates and keys are checked by the TLS library on the
+  // first request.
   static Result<std::shared_ptr<Client>> New(RestConfig config, ClientLimits limits = {});
   ~Client();
   Client(const Client&) = delete;
@@ -66,12 +74,14 @@ class Client {
 
   const RestConfig& config() const;
 
-  // Sends one request and returns the answer when its code is 2xx. A failure
-  // code becomes an ApiError (ErrorFromResponse). 429 and 5xx answers with a
-  // Retry-After header are retried after that many seconds (every verb), and
-  // connection failures of GETs after one second, up to limits.max_retries
-  // times, each retry passing the rate limiter again; 401 refreshes the
-  // credentials from the provider (for the next request) and is returned.
+  // Sends one request and returns the answer when its code is 200-206. A
+  // failure code becomes an ApiError (ErrorFromResponse). 429 and 5xx answers
+  // with a Retry-After header are retried after that many seconds (every
+  // verb), and GETs whose connection broke before an answer after one
+  // second, up to limits.max_retries times, each retry passing the rate
+  // limiter again; RestConfig::timeout bounds all attempts together, as
+  // client-go's request context does. 401 refreshes the credentials from the
+  // provider (for the next request) and is returned.
   ApiResult<HttpResponse> Do(const HttpRequest& request);
 
   // Sends a request whose answer is a stream (a watch) and hands each piece
@@ -79,7 +89,9 @@ class Client {
   // Not rate limited (client-go does not limit watches). A failure code
   // before the stream starts is returned as an ApiError; the stream's end
   // (server closed it, or on_data stopped it) is success. `cancel`, when
-  // given, is polled about every 100 ms and ends the stream with kCancelled.
+  // given, is polled about once a second and ends the stream with kCancelled.
+  // A request with a timeoutSeconds query parameter is abandoned 30 s after
+  // that time if the server has not ended it.
   ApiStatus Stream(const HttpRequest& request, const std::function<bool(std::string_view)>& on_data,
                    const std::atomic<bool>* cancel = nullptr);
 

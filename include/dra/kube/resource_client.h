@@ -31,12 +31,22 @@ struct ResourceType {
   // "resource.k8s.io/v1" ("v1" for core).
   std::string GroupVersion() const;
   // The collection path, in `ns` when namespaced and ns is not empty (empty:
-  // all namespaces).
+  // all namespaces). Segments are escaped as Go's url.URL escapes a path;
+  // callers check them with CheckPathNames first.
   std::string CollectionPath(std::string_view ns) const;
   // The object path, optionally with a subresource ("status", "binding").
   std::string ObjectPath(std::string_view ns, std::string_view name,
                          std::string_view subresource = {}) const;
 };
+
+// client-go's checks of the namespace and name a request puts in its path
+// (rest/request.go Namespace and Name): a name may not be empty, and neither
+// may be "." or ".." or contain '/' or '%'. An empty `ns` is allowed (cluster
+// scope or all namespaces); `name` is checked unless `collection`. The error
+// is kConfig with client-go's text ("resource name may not be empty",
+// "invalid resource name \"..\": [may not be '..']").
+std::optional<ApiError> CheckPathNames(std::string_view ns, std::string_view name,
+                                       bool collection = false);
 
 // The resource.k8s.io kinds in a version, and the core kinds DRA uses.
 ResourceType ResourceSlices(api::ApiVersion v);
