@@ -8,24 +8,10 @@
 
 #include "dra/api/field_error.h"
 #include "dra/json/value.h"
+#include "kube/wire.h"
 
 namespace dra::kube {
 namespace {
-
-std::string StringAt(const json::Value& object, std::string_view key) {
-  const json::Value* v = object.is_object() ? object.Find(key) : nullptr;
-  return v != nullptr && v->is_string() ? v->text : std::string();
-}
-
-int IntAt(const json::Value& object, std::string_view key) {
-  const json::Value* v = object.is_object() ? object.Find(key) : nullptr;
-  if (v == nullptr || v->kind != json::Kind::kNumber) return 0;
-  try {
-    return std::stoi(v->text);
-  } catch (...) {
-    return 0;
-  }
-}
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -55,26 +41,9 @@ bool DecodeFailureStatus(std::string_view body, ApiError& out) {
   limits.max_values = 100'000;
   Result<json::Value> tree = json::ParseJson(body, limits);
   if (!tree.ok() || !tree->is_object()) return false;
-  if (StringAt(*tree, "kind") != "Status") return false;
-  if (StringAt(*tree, "status") != "Failure") return false;
-  out.kind = ErrorKind::kServer;
-  out.code = IntAt(*tree, "code");
-  out.reason = StringAt(*tree, "reason");
-  out.message = StringAt(*tree, "message");
-  if (const json::Value* meta = tree->Find("metadata"); meta != nullptr && meta->is_object()) {
-    out.continue_token = StringAt(*meta, "continue");
-  }
-  if (const json::Value* d = tree->Find("details"); d != nullptr && d->is_object()) {
-    out.details_name = StringAt(*d, "name");
-    out.details_group = StringAt(*d, "group");
-    out.details_kind = StringAt(*d, "kind");
-    out.retry_after_seconds = IntAt(*d, "retryAfterSeconds");
-    if (const json::Value* causes = d->Find("causes"); causes != nullptr && causes->is_array()) {
-      for (const json::Value& c : causes->items) {
-        out.causes.push_back({StringAt(c, "reason"), StringAt(c, "message"), StringAt(c, "field")});
-      }
-    }
-  }
+  if (wire::StringAt(*tree, "kind") != "Status") return false;
+  if (wire::StringAt(*tree, "status") != "Failure") return false;
+  out = StatusToApiError(*tree);
   return true;
 }
 
@@ -105,6 +74,34 @@ bool ApiError::CodeFallback(int c) const {
     if (reason == k) return false;
   }
   return true;
+}
+
+ApiError StatusToApiError(const json::Value& status) {
+  if (wire::StringAt(status, "kind") != "Status") {
+    return ApiError::Protocol("watch ERROR event whose object is not a Status: " +
+                              json::ToJson(status).substr(0, 512));
+  }
+  ApiError e;
+  e.kind = ErrorKind::kServer;
+  e.code = wire::IntAt(status, "code");
+  e.reason = wire::StringAt(status, "reason");
+  e.message = wire::StringAt(status, "message");
+  if (const json::Value* meta = status.Find("metadata"); meta != nullptr && meta->is_object()) {
+    e.continue_token = wire::StringAt(*meta, "continue");
+  }
+  if (const json::Value* d = status.Find("details"); d != nullptr && d->is_object()) {
+    e.details_name = wire::StringAt(*d, "name");
+    e.details_group = wire::StringAt(*d, "group");
+    e.details_kind = wire::StringAt(*d, "kind");
+    e.retry_after_seconds = wire::IntAt(*d, "retryAfterSeconds");
+    if (const json::Value* causes = d->Find("causes"); causes != nullptr && causes->is_array()) {
+      for (const json::Value& c : causes->items) {
+        e.causes.push_back({wire::StringAt(c, "reason"), wire::StringAt(c, "message"),
+                            wire::StringAt(c, "field")});
+      }
+    }
+  }
+  return e;
 }
 
 ApiError ApiError::Transport(std::string message, std::string host, bool refused) {

@@ -29,6 +29,7 @@
 #include "kube/go_duration.h"
 #include "kube/rate_limiter.h"
 #include "kube/warning_header.h"
+#include "kube/wire.h"
 
 namespace dra::kube {
 namespace {
@@ -52,26 +53,6 @@ std::string Trim(std::string_view s) {
   while (b < e && std::isspace(static_cast<unsigned char>(s[b])) != 0) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])) != 0) --e;
   return std::string(s.substr(b, e - b));
-}
-
-bool UnreservedByte(unsigned char c) {
-  return std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.' || c == '~';
-}
-
-// url.QueryEscape: unreserved bytes kept, space as '+', the rest %XX.
-void AppendQueryEscaped(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (unsigned char c : s) {
-    if (UnreservedByte(c)) {
-      out += static_cast<char>(c);
-    } else if (c == ' ') {
-      out += '+';
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
 }
 
 // scheme://host:port of the server, and its parts.
@@ -259,24 +240,6 @@ bool RetryableTransportError(CURLcode code, long os_errno, const std::string& te
   }
 }
 
-// client-go's headerKeyEscape (transport/round_trippers.go): RFC 7230 token
-// bytes other than '%' are kept, every other byte is %XX.
-std::string HeaderKeyEscape(std::string_view key) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  static constexpr std::string_view kTokenPunct = "!#$&'*+-.^_`|~";
-  std::string out;
-  for (unsigned char c : key) {
-    if (std::isalnum(c) != 0 || kTokenPunct.find(static_cast<char>(c)) != std::string_view::npos) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 struct CurlSlist {
   curl_slist* list = nullptr;
   ~CurlSlist() { curl_slist_free_all(list); }
@@ -291,9 +254,9 @@ std::string EncodeQuery(std::vector<std::pair<std::string, std::string>> query) 
   std::string out;
   for (const auto& [k, v] : query) {
     if (!out.empty()) out += '&';
-    AppendQueryEscaped(out, k);
+    out += wire::PercentEscape(k, wire::kQueryKept, true);
     out += '=';
-    AppendQueryEscaped(out, v);
+    out += wire::PercentEscape(v, wire::kQueryKept, true);
   }
   return out;
 }
@@ -444,7 +407,8 @@ struct Client::Impl {
         headers.Add("Impersonate-Uid: " + config.impersonate_uid);
       for (const std::string& g : config.impersonate_groups) headers.Add("Impersonate-Group: " + g);
       for (const auto& [k, vs] : config.impersonate_extra) {
-        std::string prefix = "Impersonate-Extra-" + HeaderKeyEscape(k) + ": ";
+        std::string prefix =
+            "Impersonate-Extra-" + wire::PercentEscape(k, wire::kHeaderKeyKept) + ": ";
         for (const std::string& v : vs) headers.Add(prefix + v);
       }
     }

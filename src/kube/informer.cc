@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "kube/wire.h"
+
 namespace dra::kube {
 namespace {
 
@@ -24,14 +26,9 @@ const json::Value* Member(const json::Value& v, std::string_view key) {
   return v.is_object() ? v.Find(key) : nullptr;
 }
 
-std::string StringAt(const json::Value& v, std::string_view key) {
-  const json::Value* m = Member(v, key);
-  return m != nullptr && m->is_string() ? m->text : std::string();
-}
-
 std::string ResourceVersionOf(const json::Value& object) {
   const json::Value* meta = Member(object, "metadata");
-  return meta != nullptr ? StringAt(*meta, "resourceVersion") : std::string();
+  return meta != nullptr ? wire::StringAt(*meta, "resourceVersion") : std::string();
 }
 
 bool IsTooLargeResourceVersion(const ApiError& e) {
@@ -73,9 +70,9 @@ class Backoff {
 std::string ObjectKey(const json::Value& object) {
   const json::Value* meta = Member(object, "metadata");
   if (meta == nullptr) return {};
-  std::string name = StringAt(*meta, "name");
+  std::string name = wire::StringAt(*meta, "name");
   if (name.empty()) return {};
-  std::string ns = StringAt(*meta, "namespace");
+  std::string ns = wire::StringAt(*meta, "namespace");
   return ns.empty() ? name : ns + "/" + name;
 }
 

@@ -7,6 +7,7 @@
 
 #include "dra/api/field_error.h"
 #include "dra/kube/resource_client.h"
+#include "kube/wire.h"
 
 namespace dra::kube {
 namespace {
@@ -27,38 +28,6 @@ ApiResult<json::Value> ParseAnswer(const HttpResponse& resp, const HttpRequest& 
                               " is not JSON: " + tree.error());
   }
   return std::move(tree).value();
-}
-
-std::string MetaString(const json::Value& tree, std::string_view field) {
-  if (!tree.is_object()) return {};
-  const json::Value* meta = tree.Find("metadata");
-  if (meta == nullptr || !meta->is_object()) return {};
-  const json::Value* v = meta->Find(field);
-  return v != nullptr && v->is_string() ? v->text : std::string();
-}
-
-void AddWriteOptions(HttpRequest& req, const WriteOptions& o) {
-  if (o.dry_run) req.query.emplace_back("dryRun", "All");
-  if (!o.field_manager.empty()) req.query.emplace_back("fieldManager", o.field_manager);
-  if (!o.field_validation.empty()) req.query.emplace_back("fieldValidation", o.field_validation);
-}
-
-// A path segment as Go's url.URL.EscapedPath writes it: unreserved
-// characters, sub-delims, ':' and '@' kept, every other byte %XX.
-std::string EscapeSegment(std::string_view segment) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  static constexpr std::string_view kKept = "-._~!$&'()*+,;=:@";
-  std::string out;
-  for (unsigned char c : segment) {
-    if (std::isalnum(c) != 0 || kKept.find(static_cast<char>(c)) != std::string_view::npos) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
 }
 
 // apimachinery's IsValidPathSegmentName messages for `s`.
@@ -110,13 +79,13 @@ std::string ResourceType::GroupVersion() const {
 
 std::string ResourceType::CollectionPath(std::string_view ns) const {
   std::string out = group.empty() ? "/api/" + version : "/apis/" + group + "/" + version;
-  if (namespaced && !ns.empty()) out += "/namespaces/" + EscapeSegment(ns);
+  if (namespaced && !ns.empty()) out += "/namespaces/" + wire::PercentEscape(ns, wire::kPathKept);
   return out + "/" + resource;
 }
 
 std::string ResourceType::ObjectPath(std::string_view ns, std::string_view name,
                                      std::string_view subresource) const {
-  std::string out = CollectionPath(ns) + "/" + EscapeSegment(name);
+  std::string out = CollectionPath(ns) + "/" + wire::PercentEscape(name, wire::kPathKept);
   if (!subresource.empty()) out += "/" + std::string(subresource);
   return out;
 }
@@ -209,8 +178,8 @@ ApiResult<ObjectList> ObjectClient::ListPage(const ResourceType& type, std::stri
   if (!tree.ok()) return tree.error();
   if (!tree->is_object()) return ApiError::Protocol("the list answer is not a JSON object");
   ObjectList out;
-  out.resource_version = MetaString(*tree, "resourceVersion");
-  out.continue_token = MetaString(*tree, "continue");
+  out.resource_version = wire::MetaString(*tree, "resourceVersion");
+  out.continue_token = wire::MetaString(*tree, "continue");
   for (json::Member& m : tree->members) {
     if (m.key != "items") continue;
     if (m.value.is_array()) {
@@ -260,13 +229,13 @@ ApiResult<json::Value> ObjectClient::Create(const ResourceType& type, std::strin
   req.method = "POST";
   req.verb = "create";
   req.resource = type.QualifiedResource();
-  req.name = MetaString(object, "name");
+  req.name = wire::MetaString(object, "name");
   if (auto bad = CheckPathNames(ns, req.name, subresource.empty())) return *bad;
   req.path =
       subresource.empty() ? type.CollectionPath(ns) : type.ObjectPath(ns, req.name, subresource);
   req.content_type = kJson;
   req.body = json::ToJson(object);
-  AddWriteOptions(req, o);
+  wire::AddWriteOptions(req.query, o);
   auto resp = client_->Do(req);
   if (!resp.ok()) return resp.error();
   return ParseAnswer(*resp, req);
@@ -279,12 +248,12 @@ ApiResult<json::Value> ObjectClient::Update(const ResourceType& type, std::strin
   req.method = "PUT";
   req.verb = "update";
   req.resource = type.QualifiedResource();
-  req.name = MetaString(object, "name");
+  req.name = wire::MetaString(object, "name");
   if (auto bad = CheckPathNames(ns, req.name)) return *bad;
   req.path = type.ObjectPath(ns, req.name, subresource);
   req.content_type = kJson;
   req.body = json::ToJson(object);
-  AddWriteOptions(req, o);
+  wire::AddWriteOptions(req.query, o);
   auto resp = client_->Do(req);
   if (!resp.ok()) return resp.error();
   return ParseAnswer(*resp, req);
@@ -316,7 +285,7 @@ ApiResult<json::Value> ObjectClient::Patch(const ResourceType& type, std::string
       break;
   }
   req.body = std::string(body);
-  AddWriteOptions(req, o);
+  wire::AddWriteOptions(req.query, o);
   if (force) req.query.emplace_back("force", "true");
   auto resp = client_->Do(req);
   if (!resp.ok()) return resp.error();

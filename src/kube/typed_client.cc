@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "dra/kube/resource_client.h"
+#include "kube/wire.h"
 
 namespace dra::kube {
 namespace {
@@ -44,14 +45,6 @@ ApiResult<std::vector<api::Object>> DecodeBody(std::string_view body, std::strin
   out.reserve(outcome.objects.size());
   for (api::DecodedObject& o : outcome.objects) out.push_back(std::move(o.object));
   return out;
-}
-
-std::string MetaString(const json::Value& tree, std::string_view field) {
-  if (!tree.is_object()) return {};
-  const json::Value* meta = tree.Find("metadata");
-  if (meta == nullptr || !meta->is_object()) return {};
-  const json::Value* v = meta->Find(field);
-  return v != nullptr && v->is_string() ? v->text : std::string();
 }
 
 }  // namespace
@@ -196,8 +189,8 @@ ApiResult<std::vector<api::Object>> TypedClient::ListObjects(std::string_view ki
     decode.default_kind = std::string(kind);
     decode.default_api_version = ApiVersionOfKind(kind, version_);
     if (first && resource_version != nullptr)
-      *resource_version = MetaString(*tree, "resourceVersion");
-    std::string next = MetaString(*tree, "continue");
+      *resource_version = wire::MetaString(*tree, "resourceVersion");
+    std::string next = wire::MetaString(*tree, "continue");
     const json::Value* items = tree->Find("items");
     if (items != nullptr && items->is_array()) {
       all.reserve(all.size() + items->items.size());
@@ -236,11 +229,7 @@ ApiResult<api::Object> TypedClient::Write(const api::Object& object, bool create
                     : type.ObjectPath(meta.namespace_, meta.name, sub);
   req.content_type = "application/json";
   req.body = std::move(body).value();
-  if (options.dry_run) req.query.emplace_back("dryRun", "All");
-  if (!options.field_manager.empty()) req.query.emplace_back("fieldManager", options.field_manager);
-  if (!options.field_validation.empty()) {
-    req.query.emplace_back("fieldValidation", options.field_validation);
-  }
+  wire::AddWriteOptions(req.query, options);
   auto resp = objects_.client().Do(req);
   if (!resp.ok()) return resp.error();
   auto objs = DecodeBody(resp->body, kind, version_);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "dra/kube/watch.h"
+#include "kube/wire.h"
 
 namespace dra::kube {
 namespace {
@@ -16,21 +17,6 @@ std::string Printable(char c) {
   if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
   static const char* kHex = "0123456789abcdef";
   return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 15];
-}
-
-const std::string* StringMember(const json::Value& object, std::string_view key) {
-  const json::Value* v = object.is_object() ? object.Find(key) : nullptr;
-  return v != nullptr && v->is_string() ? &v->text : nullptr;
-}
-
-int IntMember(const json::Value& object, std::string_view key) {
-  const json::Value* v = object.is_object() ? object.Find(key) : nullptr;
-  if (v == nullptr || v->kind != json::Kind::kNumber) return 0;
-  try {
-    return std::stoi(v->text);
-  } catch (...) {
-    return 0;
-  }
 }
 
 bool ValidEventType(std::string_view t) {
@@ -136,7 +122,7 @@ ApiStatus WatchDecoder::Complete(std::string_view document, std::uint64_t docume
   std::string where = "event at byte offset " + std::to_string(document_offset);
   if (!tree.ok()) return Fail(where + ": " + tree.error());
   json::Value& root = *tree;
-  const std::string* type = StringMember(root, "type");
+  const std::string* type = wire::StringField(root, "type");
   if (type == nullptr) return Fail(where + ": no \"type\" string");
   if (!ValidEventType(*type)) return Fail(where + ": invalid event type \"" + *type + "\"");
   WatchEvent event;
@@ -159,38 +145,6 @@ ApiStatus WatchDecoder::Finish() const {
                               " bytes received)");
   }
   return Done{};
-}
-
-ApiError StatusToApiError(const json::Value& status) {
-  const std::string* kind = StringMember(status, "kind");
-  if (kind == nullptr || *kind != "Status") {
-    return ApiError::Protocol("watch ERROR event whose object is not a Status: " +
-                              json::ToJson(status).substr(0, 512));
-  }
-  ApiError e;
-  e.kind = ErrorKind::kServer;
-  e.code = IntMember(status, "code");
-  if (const std::string* s = StringMember(status, "reason")) e.reason = *s;
-  if (const std::string* s = StringMember(status, "message")) e.message = *s;
-  if (const json::Value* meta = status.Find("metadata"); meta != nullptr && meta->is_object()) {
-    if (const std::string* s = StringMember(*meta, "continue")) e.continue_token = *s;
-  }
-  if (const json::Value* d = status.Find("details"); d != nullptr && d->is_object()) {
-    if (const std::string* s = StringMember(*d, "name")) e.details_name = *s;
-    if (const std::string* s = StringMember(*d, "group")) e.details_group = *s;
-    if (const std::string* s = StringMember(*d, "kind")) e.details_kind = *s;
-    e.retry_after_seconds = IntMember(*d, "retryAfterSeconds");
-    if (const json::Value* causes = d->Find("causes"); causes != nullptr && causes->is_array()) {
-      for (const json::Value& c : causes->items) {
-        StatusCause cause;
-        if (const std::string* s = StringMember(c, "reason")) cause.type = *s;
-        if (const std::string* s = StringMember(c, "message")) cause.message = *s;
-        if (const std::string* s = StringMember(c, "field")) cause.field = *s;
-        e.causes.push_back(std::move(cause));
-      }
-    }
-  }
-  return e;
 }
 
 }  // namespace dra::kube

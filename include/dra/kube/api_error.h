@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "dra/json/value.h"
+
 namespace dra::kube {
 
 enum class ErrorKind : std::uint8_t {
@@ -84,6 +86,12 @@ std::string KubectlErrorText(const ApiError& error);
 // "resourceslices.resource.k8s.io") and `name`.
 ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_view body,
                            std::string_view verb, std::string_view resource, std::string_view name);
+
+// The ApiError a metav1.Status carries (a failure answer's body, a watch
+// ERROR event's object): kServer with its code, reason, message and
+// details; an object that is not a Status is a kProtocol error
+// (apimachinery's errors.FromObject).
+ApiError StatusToApiError(const json::Value& status);
 
 // A value or an ApiError.
 template <class T>

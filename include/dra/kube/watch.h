@@ -87,11 +87,6 @@ class WatchDecoder {
   ApiError error_;
 };
 
-// The ApiError a metav1.Status carries (an ERROR event's object): kServer
-// with its code, reason, message and details; an object that is not a
-// Status is a kProtocol error (apimachinery's errors.FromObject).
-ApiError StatusToApiError(const json::Value& status);
-
 // Watches `type` in `ns` ("" for all namespaces or a cluster-scoped type),
 // calling `on_event` for each ADDED, MODIFIED, DELETED and BOOKMARK event in
 // order, on the calling thread, until the server ends the stream (success),
