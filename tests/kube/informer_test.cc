@@ -389,7 +389,8 @@ TEST(InformerTest, StopIsPrompt) {
     ASSERT_TRUE(WaitFor([&] { return source->watch_calls().size() == 1; }));
     auto start = std::chrono::steady_clock::now();
     informer.Stop();
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
+    // Not waiting for the watch's own timeout (minutes).
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
   }
   {
     // Stopping while backing off.
@@ -402,7 +403,8 @@ TEST(InformerTest, StopIsPrompt) {
     std::this_thread::sleep_for(20ms);
     auto start = std::chrono::steady_clock::now();
     informer.Stop();
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
+    // Not waiting out the 60 s backoff.
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
     EXPECT_FALSE(informer.WaitForSync(10ms));
   }
 }
