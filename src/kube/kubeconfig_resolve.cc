@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "dra/api/field_error.h"
 #include "dra/kube/exec_credential.h"
 #include "dra/kube/in_cluster.h"
 #include "dra/kube/kubeconfig.h"
@@ -24,40 +25,6 @@ constexpr std::string_view kExecClusterExtension = "client.authentication.k8s.io
 constexpr std::string_view kEmptyConfig =
     "no configuration has been provided, try setting KUBERNETES_MASTER environment variable";
 constexpr std::string_view kEmptyCluster = "cluster has no server defined";
-
-// Go's %q for the strings that appear in messages.
-std::string Quote(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string OrEmpty(const std::optional<std::string>& s) { return s ? *s : std::string(); }
 
@@ -197,16 +164,16 @@ std::vector<std::string> ValidateCluster(const std::string& name, const Kubeconf
   std::vector<std::string> errs;
   if (c.server.empty()) {
     errs.push_back(name.empty() ? "default cluster has no server defined"
-                                : "no server found for cluster " + Quote(name));
+                                : "no server found for cluster " + api::GoQuote(name));
   }
   if (!c.proxy_url.empty()) {
     Result<std::string> scheme = ProxyScheme(c.proxy_url);
-    std::string prefix =
-        "invalid 'proxy-url' " + Quote(c.proxy_url) + " for cluster " + Quote(name) + ": ";
+    std::string prefix = "invalid 'proxy-url' " + api::GoQuote(c.proxy_url) + " for cluster " +
+                         api::GoQuote(name) + ": ";
     if (!scheme.ok()) {
       errs.push_back(prefix + "could not parse: " + c.proxy_url);
     } else if (*scheme != "http" && *scheme != "https" && *scheme != "socks5") {
-      errs.push_back(prefix + "unsupported scheme " + Quote(*scheme) +
+      errs.push_back(prefix + "unsupported scheme " + api::GoQuote(*scheme) +
                      ", must be http, https, or socks5");
     }
   }
@@ -278,7 +245,7 @@ std::vector<std::string> ValidateUser(const std::string& name, const KubeconfigU
       errs.push_back("interactiveMode must be specified for " + name +
                      " to use exec authentication plugin");
     } else if (mode != "Never" && mode != "IfAvailable" && mode != "Always") {
-      errs.push_back("invalid interactiveMode for " + name + ": " + Quote(mode));
+      errs.push_back("invalid interactiveMode for " + name + ": " + api::GoQuote(mode));
     }
   }
   if (methods.size() > 1) {
@@ -355,7 +322,7 @@ class DirectConfig {
     if (auto it = config_.contexts.find(name); it != config_.contexts.end()) {
       merged = it->second;
     } else if (required) {
-      return Error{"context " + Quote(name) + " does not exist"};
+      return Error{"context " + api::GoQuote(name) + " does not exist"};
     }
     Set(merged.cluster, o_.context_cluster);
     Set(merged.user, o_.context_user);
@@ -377,7 +344,7 @@ class DirectConfig {
     if (auto it = config_.users.find(name); it != config_.users.end()) {
       merged = it->second;
     } else if (required) {
-      return Error{"auth info " + Quote(name) + " does not exist"};
+      return Error{"auth info " + api::GoQuote(name) + " does not exist"};
     }
     Merge(merged, o_.user);
     if (!o_.user.client_key.empty()) {
@@ -405,7 +372,7 @@ class DirectConfig {
     if (auto it = config_.clusters.find(name); it != config_.clusters.end()) {
       Merge(merged, it->second);
     } else if (required) {
-      return Error{"cluster " + Quote(name) + " does not exist"};
+      return Error{"cluster " + api::GoQuote(name) + " does not exist"};
     }
     Merge(merged, o_.cluster);
     if (o_.cluster.insecure_skip_tls_verify || !o_.cluster.certificate_authority.empty()) {
@@ -615,7 +582,7 @@ Result<RestConfig> DirectConfig::ClientConfig(Failure* failure) const {
           "error: the oidc auth provider is not supported by dra; use an exec credential plugin "
           "(e.g. kubelogin) instead");
     }
-    return fail("error: no Auth Provider found for name " + Quote(name));
+    return fail("error: no Auth Provider found for name " + api::GoQuote(name));
   }
   if (user.exec) {
     ExecConfig exec = *user.exec;

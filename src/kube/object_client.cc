@@ -222,6 +222,21 @@ ApiResult<ObjectList> ObjectClient::List(const ResourceType& type, std::string_v
   return all;
 }
 
+namespace {
+
+// POST or PUT of a whole object as JSON, and its answer parsed.
+ApiResult<json::Value> SendObject(Client& client, HttpRequest req, const json::Value& object,
+                                  const WriteOptions& o) {
+  req.content_type = kJson;
+  req.body = json::ToJson(object);
+  wire::AddWriteOptions(req.query, o);
+  auto resp = client.Do(req);
+  if (!resp.ok()) return resp.error();
+  return ParseAnswer(*resp, req);
+}
+
+}  // namespace
+
 ApiResult<json::Value> ObjectClient::Create(const ResourceType& type, std::string_view ns,
                                             const json::Value& object, const WriteOptions& o,
                                             std::string_view subresource) {
@@ -233,12 +248,7 @@ ApiResult<json::Value> ObjectClient::Create(const ResourceType& type, std::strin
   if (auto bad = CheckPathNames(ns, req.name, subresource.empty())) return *bad;
   req.path =
       subresource.empty() ? type.CollectionPath(ns) : type.ObjectPath(ns, req.name, subresource);
-  req.content_type = kJson;
-  req.body = json::ToJson(object);
-  wire::AddWriteOptions(req.query, o);
-  auto resp = client_->Do(req);
-  if (!resp.ok()) return resp.error();
-  return ParseAnswer(*resp, req);
+  return SendObject(*client_, std::move(req), object, o);
 }
 
 ApiResult<json::Value> ObjectClient::Update(const ResourceType& type, std::string_view ns,
@@ -251,12 +261,7 @@ ApiResult<json::Value> ObjectClient::Update(const ResourceType& type, std::strin
   req.name = wire::MetaString(object, "name");
   if (auto bad = CheckPathNames(ns, req.name)) return *bad;
   req.path = type.ObjectPath(ns, req.name, subresource);
-  req.content_type = kJson;
-  req.body = json::ToJson(object);
-  wire::AddWriteOptions(req.query, o);
-  auto resp = client_->Do(req);
-  if (!resp.ok()) return resp.error();
-  return ParseAnswer(*resp, req);
+  return SendObject(*client_, std::move(req), object, o);
 }
 
 ApiResult<json::Value> ObjectClient::Patch(const ResourceType& type, std::string_view ns,
