@@ -48,8 +48,9 @@ void DefaultNodeName(driver::PluginOptions& options) {
   if (::gethostname(host, sizeof host - 1) == 0) options.node_name = host;
 }
 
-// --node-name and --claims are needed to serve, not to print slices, so the
-// CLI parser does not require them and running the plugin checks them here.
+// --node-name is needed to serve, not to print slices, so the CLI parser
+// does not require it and running the plugin checks it here. Without
+// --claims the driver runs against the Kubernetes API (flags.h).
 void RelaxServingFlags(CLI::App& cmd) {
   cmd.get_option("--node-name")->required(false);
   cmd.get_option("--claims")->required(false);
@@ -58,10 +59,6 @@ void RelaxServingFlags(CLI::App& cmd) {
 int CheckServingFlags(const driver::PluginFlags& flags) {
   if (flags.options.node_name.empty()) {
     std::cerr << "error: --node-name (NODE_NAME) is required\n";
-    return 2;
-  }
-  if (flags.claims_path.empty()) {
-    std::cerr << "error: --claims (DRA_CLAIMS) is required\n";
     return 2;
   }
   return 0;
@@ -73,6 +70,7 @@ struct ExampleFlags {
   bool mig_partitions = false;
   bool multiple_allocations = false;
   bool print_slices = false;
+  bool device_status = false;
   std::vector<std::string> inventory_slices;  // files or directories
 };
 
@@ -132,6 +130,13 @@ int RunExample(ExampleFlags& flags) {
     }
     options.inventory_slices = std::move(slices);
   }
+  if (flags.device_status && !driver::KubernetesMode(flags.plugin)) {
+    std::cerr << "error: --gpu-device-status writes to the Kubernetes API; it cannot be combined "
+                 "with --claims\n";
+    return 2;
+  }
+  options.device_status = flags.device_status;
+  flags.plugin.write_device_status = flags.device_status;
   if (Status s = driver::example::ValidateExampleDriverOptions(options); !s) {
     std::cerr << "error: " << s.error() << "\n";
     return 2;
@@ -199,6 +204,10 @@ void AddExample(CLI::App& parent, int& exit_code) {
   cmd->add_option("--health-control-file", flags->driver.health_control_file,
                   "File that marks GPUs unhealthy while the driver runs (see above)")
       ->envname("HEALTH_CONTROL_FILE");
+  cmd->add_flag("--gpu-device-status", flags->device_status,
+                "Write each prepared device's attributes (uuid, model, driverVersion) into the "
+                "claim's status.devices[].data (Kubernetes mode)")
+      ->envname("GPU_DEVICE_STATUS");
   cmd->add_option("--inventory-slices", flags->inventory_slices,
                   "Serve the devices of these ResourceSlices (files or directories; slices of "
                   "other drivers are skipped) instead of simulated GPUs, preparing them the same "

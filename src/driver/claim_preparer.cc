@@ -170,6 +170,9 @@ Status ClaimPreparer::Reconcile() {
     }
     if (record.cdi_spec_file.empty()) continue;
     owned.insert(record.cdi_spec_file);
+    // A completed claim's CDI spec is restored before the kubelet asks again:
+    // specs live in tmpfs (/var/run/cdi) and vanish on reboot while the
+    // checkpoint survives, and a container created in between would fail.
     if (!FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {
       if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec);
           !s.ok()) {
@@ -194,15 +197,65 @@ Status ClaimPreparer::Reconcile() {
   for (const auto& name : stale) {
     if (auto s = cdi::RemoveFile(config_.cdi_root, name); !s.ok()) return s;
   }
+  CleanUpVanishedClaims(*records);
   return {};
 }
 
+void ClaimPreparer::CleanUpVanishedClaims(const ClaimRecords& records) {
+  for (const auto& [uid, record] : records) {
+    if (record.state != ClaimState::kPrepareCompleted) continue;
+    auto exists = claims_.Exists(record.namespace_, record.name, uid);
+    if (!exists.ok()) {
+      std::cerr << "dra driver: cannot tell whether prepared claim " << record.namespace_ << "/"
+                << record.name << " still exists, keeping it: " << exists.error() << "\n";
+      continue;
+    }
+    if (*exists) continue;
+    std::cerr << "dra driver: ResourceClaim " << record.namespace_ << "/" << record.name
+              << " (UID " << uid << ") is gone; unpreparing it\n";
+    if (std::string err = RollBack(record); !err.empty()) {
+      std::cerr << "dra driver: unprepare of vanished claim " << uid << ": " << err << "\n";
+    }
+  }
+}
+
+Result<ClaimPreparer::Counts> ClaimPreparer::PreparedCounts() const {
+  auto records = checkpoint_.Load();
+  if (!records.ok()) return Error{records.error()};
+  Counts counts;
+  for (const auto& [uid, record] : *records) {
+    if (record.state != ClaimState::kPrepareCompleted) continue;
+    ++counts.claims;
+    counts.devices += record.response.size();
+  }
+  return counts;
+}
+
+void ClaimPreparer::Observe(const char* operation, std::chrono::steady_clock::time_point start,
+                            bool ok) {
+  if (config_.metrics == nullptr) return;
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  config_.metrics
+      ->Counter("dra_driver_operations_total",
+                "Claims prepared or unprepared by the driver, by operation and result",
+                {"operation", "result"})
+      .Add({operation, ok ? "success" : "error"});
+  config_.metrics
+      ->Histogram("dra_driver_operation_duration_seconds",
+                  "Time to prepare or unprepare one claim, in seconds", {"operation"})
+      .Observe({operation}, seconds);
+}
+
 PrepareOutcome ClaimPreparer::Prepare(const ClaimRef& claim) {
+  auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
   std::lock_guard claim_lock(*claim_mu);
   CallLock lock(*this);
-  if (!lock.error().empty()) return PrepareOutcome{lock.error(), {}};
-  return PrepareLocked(claim);
+  PrepareOutcome outcome =
+      lock.error().empty() ? PrepareLocked(claim) : PrepareOutcome{lock.error(), {}};
+  Observe("prepare", start, outcome.error.empty());
+  return outcome;
 }
 
 PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
@@ -346,6 +399,22 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
       return undo("write CDI spec: " + s.error());
     }
   }
+  if (config_.status_writer != nullptr && !prepared->device_status.empty()) {
+    for (const auto& st : prepared->device_status) {
+      bool allocated = std::any_of(input.devices.begin(), input.devices.end(), [&](const auto& a) {
+        return a.pool == st.pool && a.device == st.device &&
+               (!st.share_id || a.share_id == st.share_id);
+      });
+      if (!allocated) {
+        return undo("device status for " + st.pool + "/" + st.device +
+                    ", which is not allocated to this claim");
+      }
+    }
+    if (auto s = config_.status_writer->Write(ref.namespace_, ref.name, prepared->device_status);
+        !s.ok()) {
+      return undo(s.error());
+    }
+  }
   record.state = ClaimState::kPrepareCompleted;
   if (auto s = checkpoint_.Update([&](ClaimRecords& r) {
         r[ref.uid] = record;
@@ -358,15 +427,21 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
 }
 
 std::string ClaimPreparer::Unprepare(const ClaimRef& claim) {
+  auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
   std::lock_guard claim_lock(*claim_mu);
   CallLock lock(*this);
-  if (!lock.error().empty()) return lock.error();
-  auto records = checkpoint_.Load();
-  if (!records.ok()) return records.error();
-  auto it = records->find(claim.uid);
-  if (it == records->end()) return {};  // not prepared: success (spec 1.6)
-  return RollBack(it->second);
+  std::string error = lock.error();
+  if (error.empty()) {
+    auto records = checkpoint_.Load();
+    if (!records.ok()) {
+      error = records.error();
+    } else if (auto it = records->find(claim.uid); it != records->end()) {
+      error = RollBack(it->second);
+    }  // else not prepared: success
+  }
+  Observe("unprepare", start, error.empty());
+  return error;
 }
 
 }  // namespace dra::driver

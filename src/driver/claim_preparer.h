@@ -4,6 +4,7 @@
 // serialization and crash recovery. The gRPC services are thin wrappers.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include "dra/driver/claim_source.h"
 #include "dra/driver/driver.h"
+#include "dra/metrics/registry.h"
 #include "driver/checkpoint.h"
 
 namespace dra::driver {
@@ -35,6 +37,11 @@ struct ClaimPreparerConfig {
   // Empty = serialize in-process only; otherwise also through this flock file.
   std::string serialize_lock_path;
   bool serialize = true;
+  // When set, prepares write the driver's PreparedClaim::device_status.
+  DeviceStatusWriter* status_writer = nullptr;
+  // When set: dra_driver_operations_total{operation,result} and
+  // dra_driver_operation_duration_seconds{operation}, per claim.
+  metrics::Registry* metrics = nullptr;
 };
 
 // This driver's allocation results of `claim`, with base request names and
@@ -58,6 +65,13 @@ class ClaimPreparer {
 
   const ClaimPreparerConfig& config() const { return config_; }
 
+  // Completed claims and their prepared devices in the checkpoint now.
+  struct Counts {
+    std::size_t claims = 0;
+    std::size_t devices = 0;
+  };
+  Result<Counts> PreparedCounts() const;
+
  private:
   // Holds the serialization locks for one call.
   class CallLock;
@@ -65,6 +79,9 @@ class ClaimPreparer {
   PrepareOutcome PrepareLocked(const ClaimRef& claim);
   // Undoes a claim's preparation (driver, CDI spec, record). Empty = done.
   std::string RollBack(const ClaimRecord& record);
+  // Rolls back completed claims whose ResourceClaim is gone (ClaimSource::Exists).
+  void CleanUpVanishedClaims(const ClaimRecords& records);
+  void Observe(const char* operation, std::chrono::steady_clock::time_point start, bool ok);
   std::string SpecFilePrefix() const;
 
   Driver& driver_;

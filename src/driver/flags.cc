@@ -3,7 +3,73 @@
 #include <fstream>
 #include <iostream>
 
+#include "dra/driver/kubernetes.h"
+#include "dra/kube/in_cluster.h"
+#include "dra/kube/kubeconfig.h"
+#include "dra/metrics/http_server.h"
+
 namespace dra::driver {
+namespace {
+
+// --kubeconfig given: that file, as client-go's BuildConfigFromFlags reads
+// it; else the pod's in-cluster configuration (dra-example-driver's rule).
+Result<std::shared_ptr<kube::Client>> NewClient(const PluginFlags& flags) {
+  kube::Environment env = kube::Environment::FromProcess();
+  Result<kube::RestConfig> config = Error{""};
+  if (!flags.kubeconfig.empty()) {
+    kube::ConfigFlags config_flags;
+    config_flags.kubeconfig = flags.kubeconfig;
+    env.kubeconfig.reset();
+    config = kube::LoadRestConfig(config_flags, env, kube::ConfigDefaults::kClientGo);
+  } else if (kube::InClusterPossible(env)) {
+    config = kube::InClusterConfig(env);
+  } else {
+    return Error{
+        "no Kubernetes configuration: give --kubeconfig (KUBECONFIG), run in a pod, or give "
+        "--claims to read claims from files"};
+  }
+  if (!config) return Error{config.error()};
+  config->qps = flags.kube_api_qps;
+  config->burst = flags.kube_api_burst;
+  if (config->user_agent.empty()) config->user_agent = "dra-driver/" + flags.options.driver_name;
+  return kube::Client::New(std::move(*config));
+}
+
+// The HTTP endpoints the flags ask for, on one server when the ports agree.
+Result<std::vector<std::unique_ptr<metrics::HttpServer>>> Serve(const PluginFlags& flags,
+                                                               metrics::Registry& registry,
+                                                               Plugin& plugin) {
+  metrics::HttpHandler metrics_handler = [&registry] {
+    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose()};
+  };
+  metrics::HttpHandler health_handler = [&plugin] {
+    Status s = plugin.CheckLiveness();
+    if (s.ok()) return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n"};
+    return metrics::HttpAnswer{503, "text/plain; charset=utf-8", s.error() + "\n"};
+  };
+  std::map<int, std::map<std::string, metrics::HttpHandler>> ports;
+  if (flags.metrics_port >= 0) ports[flags.metrics_port]["/metrics"] = metrics_handler;
+  if (flags.healthcheck_port >= 0) {
+    ports[flags.healthcheck_port]["/healthz"] = health_handler;
+    ports[flags.healthcheck_port]["/livez"] = health_handler;
+  }
+  std::vector<std::unique_ptr<metrics::HttpServer>> servers;
+  std::string host = flags.bind_address.find(':') != std::string::npos
+                         ? "[" + flags.bind_address + "]"
+                         : flags.bind_address;
+  for (auto& [port, routes] : ports) {
+    std::string paths;
+    for (const auto& [path, handler] : routes) paths += " " + path;
+    auto server = metrics::HttpServer::Start(host + ":" + std::to_string(port), std::move(routes));
+    if (!server) return Error{server.error()};
+    std::cerr << "dra driver: serving" << paths << " on " << (host.empty() ? "*" : host) << ":"
+              << (*server)->port() << "\n";
+    servers.push_back(std::move(*server));
+  }
+  return servers;
+}
+
+}  // namespace
 
 void AddPluginFlags(CLI::App& app, PluginFlags& flags, const std::string& default_driver_name) {
   PluginOptions& o = flags.options;
@@ -15,7 +81,9 @@ void AddPluginFlags(CLI::App& app, PluginFlags& flags, const std::string& defaul
   app.add_option("--node-name", o.node_name, "node name (pool name, spec.nodeName)")
       ->envname("NODE_NAME")
       ->required();
-  app.add_option("--node-uid", o.node_uid, "UID of the Node object (owner of the ResourceSlices)")
+  app.add_option("--node-uid", o.node_uid,
+                 "UID of the Node object (owner of the ResourceSlices); looked up in Kubernetes "
+                 "mode when not given")
       ->envname("NODE_UID");
   app.add_option("--cdi-root", o.cdi_root, "directory for the claims' CDI specs")
       ->envname("CDI_ROOT")
@@ -29,13 +97,39 @@ void AddPluginFlags(CLI::App& app, PluginFlags& flags, const std::string& defaul
       ->envname("KUBELET_PLUGINS_DIRECTORY_PATH")
       ->capture_default_str();
   app.add_option("--pod-uid", o.pod_uid, "pod UID; enables rolling updates")->envname("POD_UID");
-  app.add_option("--claims", flags.claims_path, "ResourceClaim manifests (file or directory)")
+  app.add_option("--kubeconfig", flags.kubeconfig,
+                 "kubeconfig file; without it and without --claims, the pod's in-cluster "
+                 "configuration")
+      ->envname("KUBECONFIG");
+  app.add_option("--kube-api-qps", flags.kube_api_qps,
+                 "requests per second to the API server (negative: unlimited)")
+      ->envname("KUBE_API_QPS")
+      ->capture_default_str();
+  app.add_option("--kube-api-burst", flags.kube_api_burst, "burst of requests to the API server")
+      ->envname("KUBE_API_BURST")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--metrics-port", flags.metrics_port,
+                 "port of the Prometheus /metrics endpoint; -1 = none, 0 = any free port")
+      ->envname("METRICS_PORT")
+      ->check(CLI::Range(-1, 65535))
+      ->capture_default_str();
+  app.add_option("--healthcheck-port", flags.healthcheck_port,
+                 "port of the HTTP liveness endpoint /healthz; -1 = none, 0 = any free port")
+      ->envname("HEALTHCHECK_PORT")
+      ->check(CLI::Range(-1, 65535))
+      ->capture_default_str();
+  app.add_option("--bind-address", flags.bind_address,
+                 "address the metrics and health endpoints listen on; empty = every interface")
+      ->envname("BIND_ADDRESS");
+  app.add_option("--claims", flags.claims_path,
+                 "ResourceClaim manifests (file or directory); given = file mode, no cluster")
       ->envname("DRA_CLAIMS")
       ->required();
   app.add_option("--resource-slices", flags.resource_slices_path,
-                 "file the ResourceSlices are written to; - = standard output")
-      ->envname("DRA_RESOURCE_SLICES")
-      ->capture_default_str();
+                 "file the ResourceSlices are written to, - = standard output (file mode's "
+                 "default); in Kubernetes mode they go to the API server unless this is given")
+      ->envname("DRA_RESOURCE_SLICES");
   app.add_option("--resource-slices-format", flags.resource_slices_format, "yaml or json")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
@@ -43,19 +137,72 @@ void AddPluginFlags(CLI::App& app, PluginFlags& flags, const std::string& defaul
                  "health streams re-send the full list this often")
       ->check(CLI::Range(0.001, 3600.0))
       ->capture_default_str();
+  app.add_option("--slice-resync-seconds", flags.slice_resync_seconds,
+                 "Kubernetes mode: compare the published ResourceSlices with the desired ones "
+                 "this often, restoring edited or deleted slices; 0 = only on changes")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
 }
 
 int RunPluginFromFlags(Driver& driver, PluginFlags& flags) {
-  flags.options.health_resend_period =
+  PluginOptions& options = flags.options;
+  options.health_resend_period =
       std::chrono::milliseconds(static_cast<std::int64_t>(flags.health_resend_seconds * 1000));
-  auto claims = NewManifestClaimSource(flags.claims_path);
+  std::unique_ptr<ClaimSource> claims;
   std::unique_ptr<SlicePublisher> publisher;
-  if (flags.resource_slices_path == "-") {
-    publisher = NewStreamSlicePublisher(std::cout);
+  std::unique_ptr<DeviceStatusWriter> status_writer;
+  if (KubernetesMode(flags)) {
+    auto client = NewClient(flags);
+    if (!client) {
+      std::cerr << "dra driver: " << client.error() << "\n";
+      return 1;
+    }
+    if (options.node_uid.empty()) {
+      auto uid = GetNodeUid(**client, options.node_name);
+      if (!uid) {
+        std::cerr << "dra driver: " << uid.error() << "\n";
+        return 1;
+      }
+      options.node_uid = *uid;
+    }
+    claims = NewKubeClaimSource(*client);
+    if (flags.write_device_status) {
+      status_writer = NewKubeDeviceStatusWriter(*client, options.driver_name);
+      options.status_writer = status_writer.get();
+    }
+    if (flags.resource_slices_path.empty()) {
+      KubeSlicePublisherOptions publish;
+      publish.driver_name = options.driver_name;
+      publish.node_name = options.node_name;
+      publish.event_target.name = options.node_name;
+      publish.event_target.uid = options.node_uid;
+      publisher = NewKubeSlicePublisher(*client, std::move(publish));
+      options.publish_resync_period =
+          std::chrono::milliseconds(static_cast<std::int64_t>(flags.slice_resync_seconds * 1000));
+    }
   } else {
-    publisher = NewFileSlicePublisher(flags.resource_slices_path, flags.resource_slices_format);
+    claims = NewManifestClaimSource(flags.claims_path);
   }
-  return RunPlugin(driver, *claims, *publisher, flags.options);
+  if (!publisher) {
+    if (flags.resource_slices_path.empty() || flags.resource_slices_path == "-") {
+      publisher = NewStreamSlicePublisher(std::cout);
+    } else {
+      publisher = NewFileSlicePublisher(flags.resource_slices_path, flags.resource_slices_format);
+    }
+  }
+  metrics::Registry registry;
+  options.metrics = &registry;
+  std::vector<std::unique_ptr<metrics::HttpServer>> servers;
+  auto started = [&](Plugin& plugin) -> Status {
+    auto serving = Serve(flags, registry, plugin);
+    if (!serving) return Error{serving.error()};
+    servers = std::move(*serving);
+    return {};
+  };
+  auto stopping = [&] {
+    for (auto& s : servers) s->Stop();
+  };
+  return RunPlugin(driver, *claims, *publisher, options, started, stopping);
 }
 
 }  // namespace dra::driver

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -18,6 +19,7 @@
 #include "dra/api/codec.h"
 #include "dra/api/validation.h"
 #include "dra/driver/cdi.h"
+#include "dra/driver/kubelet_client.h"
 #include "driver/claim_preparer.h"
 #include "driver/grpc_services.h"
 #include "driver/sha256.h"
@@ -82,6 +84,12 @@ class PluginImpl final : public Plugin, public DriverEvents {
   const PluginEndpoints& endpoints() const override { return endpoints_; }
 
   Status PublishResources() override {
+    Status s = PublishOnce();
+    RecordPublish(s);
+    return s;
+  }
+
+  Status PublishOnce() {
     std::lock_guard lock(publish_mu_);
     auto inventory = driver_.Enumerate();
     if (!inventory.ok()) return Error{"enumerate devices: " + inventory.error()};
@@ -106,6 +114,67 @@ class PluginImpl final : public Plugin, public DriverEvents {
     }
     if (auto s = publisher_.Publish(*slices); !s.ok())
       return Error{"publish resource slices: " + s.error()};
+    if (options_.metrics != nullptr) {
+      auto& devices = options_.metrics->Gauge(
+          "dra_driver_published_devices", "Devices in the published ResourceSlices, by pool",
+          {"pool"});
+      devices.Clear();
+      for (const auto& slice : *slices) {
+        devices.Add({slice.spec.pool.name}, static_cast<double>(slice.spec.devices.size()));
+      }
+      options_.metrics
+          ->Gauge("dra_driver_published_slices", "ResourceSlices published by this plugin")
+          .Set({}, static_cast<double>(slices->size()));
+    }
+    return {};
+  }
+
+  void RecordPublish(const Status& s) {
+    {
+      std::lock_guard lock(publish_state_mu_);
+      publish_error_ = s.ok() ? std::string() : s.error();
+    }
+    if (options_.metrics == nullptr) return;
+    options_.metrics
+        ->Counter("dra_driver_publishes_total",
+                  "Attempts to publish ResourceSlices, by result", {"result"})
+        .Add({s.ok() ? "success" : "error"});
+    if (s.ok()) {
+      auto now = std::chrono::duration<double>(
+          std::chrono::system_clock::now().time_since_epoch());
+      options_.metrics
+          ->Gauge("dra_driver_last_publish_success_timestamp_seconds",
+                  "When ResourceSlices were last published successfully (Unix time)")
+          .Set({}, now.count());
+    }
+  }
+
+  std::string publish_error() const override {
+    std::lock_guard lock(publish_state_mu_);
+    return publish_error_;
+  }
+
+  Status CheckLiveness() override {
+    KubeletClientOptions timeouts;
+    timeouts.dial_timeout = std::chrono::milliseconds(2'000);
+    timeouts.call_timeout = std::chrono::milliseconds(5'000);
+    KubeletClient client(endpoints_.registration_socket, timeouts);
+    pluginregistration::PluginInfo info;
+    if (auto s = client.GetInfo(info); !s.ok()) {
+      return Error{"GetInfo on " + endpoints_.registration_socket + ": " + s.error_message()};
+    }
+    client.Connect(endpoints_.dra_socket);
+    if (options_.serve_v1) {
+      k8s::io::kubelet::pkg::apis::dra::v1::NodePrepareResourcesResponse out;
+      if (auto s = client.PrepareV1({}, out); !s.ok()) {
+        return Error{"NodePrepareResources on " + endpoints_.dra_socket + ": " + s.error_message()};
+      }
+    } else {
+      k8s::io::kubelet::pkg::apis::dra::v1beta1::NodePrepareResourcesResponse out;
+      if (auto s = client.PrepareV1beta1({}, out); !s.ok()) {
+        return Error{"NodePrepareResources on " + endpoints_.dra_socket + ": " + s.error_message()};
+      }
+    }
     return {};
   }
 
@@ -168,15 +237,38 @@ class PluginImpl final : public Plugin, public DriverEvents {
     return server;
   }
 
-  void Work() {
+  // Publishes on InventoryChanged, retries failures with exponential
+  // backoff and re-publishes every resync period. `failed` is whether the
+  // start-up publish failed.
+  void Work(bool failed) {
+    using Clock = std::chrono::steady_clock;
+    auto delay = options_.publish_retry_initial;
+    auto next = failed ? Clock::now() + delay : Clock::time_point::max();
+    if (!failed && options_.publish_resync_period.count() > 0) {
+      next = Clock::now() + options_.publish_resync_period;
+    }
     std::unique_lock lock(worker_mu_);
     while (true) {
-      worker_cv_.wait(lock, [&] { return worker_stop_ || republish_; });
+      worker_cv_.wait_until(lock, next, [&] { return worker_stop_ || republish_; });
       if (worker_stop_) return;
+      bool changed = republish_;
+      if (!changed && Clock::now() < next) continue;
       republish_ = false;
       lock.unlock();
-      if (auto s = PublishResources(); !s.ok()) std::cerr << "dra driver: " << s.error() << "\n";
+      Status s = PublishResources();
       lock.lock();
+      if (s.ok()) {
+        delay = options_.publish_retry_initial;
+        next = options_.publish_resync_period.count() > 0
+                   ? Clock::now() + options_.publish_resync_period
+                   : Clock::time_point::max();
+        continue;
+      }
+      if (changed) delay = options_.publish_retry_initial;
+      std::cerr << "dra driver: " << s.error() << " (retrying in "
+                << std::chrono::duration<double>(delay).count() << " s)\n";
+      next = Clock::now() + delay;
+      delay = std::min(delay * 2, options_.publish_retry_max);
     }
   }
 
@@ -185,7 +277,7 @@ class PluginImpl final : public Plugin, public DriverEvents {
   SlicePublisher& publisher_;
   PluginOptions options_;
   PluginEndpoints endpoints_;
-  std::unique_ptr<ClaimPreparer> preparer_;
+  std::shared_ptr<ClaimPreparer> preparer_;  // shared with the metrics collector (weakly)
   HealthBroadcast health_;
   RegistrationLog registration_log_;
   std::vector<std::unique_ptr<grpc::Service>> dra_services_;
@@ -194,6 +286,8 @@ class PluginImpl final : public Plugin, public DriverEvents {
   std::unique_ptr<grpc::Server> registration_server_;
   bool driver_started_ = false;
   std::mutex publish_mu_;
+  mutable std::mutex publish_state_mu_;
+  std::string publish_error_;
   std::thread worker_;
   std::mutex worker_mu_;
   std::condition_variable worker_cv_;
@@ -213,6 +307,10 @@ Status PluginImpl::Init() {
     return Error{"CDI kind: " + s.error()};
   if (options_.health_resend_period.count() <= 0)
     return Error{"health resend period: must be positive"};
+  if (options_.publish_retry_initial.count() <= 0 ||
+      options_.publish_retry_max < options_.publish_retry_initial) {
+    return Error{"publish retry: the initial delay must be positive and at most the maximum"};
+  }
   if (options_.plugin_data_directory.empty()) {
     options_.plugin_data_directory = options_.plugins_directory + "/" + options_.driver_name;
   }
@@ -260,16 +358,39 @@ Status PluginImpl::Init() {
   config.cdi_kind = options_.cdi_kind;
   config.checkpoint_path = endpoints_.checkpoint_file;
   config.serialize = options_.serialize;
+  config.status_writer = options_.status_writer;
+  config.metrics = options_.metrics;
   if (!options_.pod_uid.empty())
     config.serialize_lock_path = options_.plugin_data_directory + "/serialize.lock";
-  preparer_ = std::make_unique<ClaimPreparer>(driver_, claims_, config);
+  preparer_ = std::make_shared<ClaimPreparer>(driver_, claims_, config);
   if (auto s = preparer_->Reconcile(); !s.ok())
     return Error{"recover prepared claims: " + s.error()};
+  if (options_.metrics != nullptr) {
+    auto& claims = options_.metrics->Gauge("dra_driver_prepared_claims",
+                                           "ResourceClaims prepared on this node now");
+    auto& devices = options_.metrics->Gauge("dra_driver_prepared_devices",
+                                            "Devices of the prepared ResourceClaims");
+    std::weak_ptr<ClaimPreparer> weak = preparer_;
+    options_.metrics->AddCollector([weak, &claims, &devices] {
+      auto preparer = weak.lock();
+      if (!preparer) return;  // the plugin is gone; the registry may outlive it
+      auto counts = preparer->PreparedCounts();
+      if (!counts.ok()) return;
+      claims.Set({}, static_cast<double>(counts->claims));
+      devices.Set({}, static_cast<double>(counts->devices));
+    });
+  }
 
   if (auto s = driver_.Start(*this); !s.ok()) return Error{"driver start: " + s.error()};
   driver_started_ = true;
-  if (auto s = PublishResources(); !s.ok()) return s;
-  worker_ = std::thread([this] { Work(); });
+  // A failed first publish does not stop the plugin: the worker retries it.
+  Status published = PublishResources();
+  if (!published.ok()) {
+    std::cerr << "dra driver: " << published.error() << " (retrying in "
+              << std::chrono::duration<double>(options_.publish_retry_initial).count()
+              << " s)\n";
+  }
+  worker_ = std::thread([this, failed = !published.ok()] { Work(failed); });
 
   // The DRA endpoint is served before the registration socket appears.
   std::vector<grpc::Service*> services;
@@ -340,7 +461,8 @@ Result<std::unique_ptr<Plugin>> Plugin::Start(Driver& driver, ClaimSource& claim
 }
 
 int RunPlugin(Driver& driver, ClaimSource& claims, SlicePublisher& publisher,
-              const PluginOptions& options) {
+              const PluginOptions& options, const std::function<Status(Plugin&)>& started,
+              const std::function<void()>& stopping) {
   // Block the signals before any thread exists so every gRPC thread inherits
   // the mask and sigwait below is the only receiver.
   sigset_t signals;
@@ -357,10 +479,19 @@ int RunPlugin(Driver& driver, ClaimSource& claims, SlicePublisher& publisher,
   std::cerr << "dra driver: " << options.driver_name << " serving "
             << (*plugin)->endpoints().dra_socket << ", registration "
             << (*plugin)->endpoints().registration_socket << "\n";
+  if (started) {
+    if (Status s = started(**plugin); !s.ok()) {
+      std::cerr << "dra driver: " << s.error() << "\n";
+      if (stopping) stopping();
+      (*plugin)->Stop();
+      return 1;
+    }
+  }
   int received = 0;
   sigwait(&signals, &received);
   std::cerr << "dra driver: " << (received == SIGTERM ? "SIGTERM" : "SIGINT")
             << ", shutting down\n";
+  if (stopping) stopping();
   (*plugin)->Stop();
   return 0;
 }

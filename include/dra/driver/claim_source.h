@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dra/api/resource.h"
 #include "dra/util/result.h"
@@ -19,6 +20,25 @@ class ClaimSource {
   // allocation and driver itself. Called concurrently.
   virtual Result<api::ResourceClaim> Get(const std::string& namespace_,
                                          const std::string& name) = 0;
+  // Whether claim namespace/name with this UID still exists: false only when
+  // the source knows it is gone (not found, or replaced by a claim with
+  // another UID); an error when it cannot tell. At start the SDK cleans up
+  // prepared claims that are gone. The default cannot tell (true).
+  virtual Result<bool> Exists(const std::string& namespace_, const std::string& name,
+                              const std::string& uid) {
+    (void)namespace_, (void)name, (void)uid;
+    return true;
+  }
+};
+
+// Writes a driver's entries of a claim's status.devices (conditions, data,
+// networkData). Called concurrently for different claims.
+class DeviceStatusWriter {
+ public:
+  virtual ~DeviceStatusWriter() = default;
+  // Replaces this driver's entries with `devices` (empty: removes them).
+  virtual Status Write(const std::string& namespace_, const std::string& name,
+                       const std::vector<api::AllocatedDeviceStatus>& devices) = 0;
 };
 
 // Reads ResourceClaim manifests (YAML or JSON, any resource.k8s.io version,

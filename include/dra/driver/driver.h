@@ -101,6 +101,13 @@ struct PreparedClaim {
   // Requires at least one device with non-empty edits (a CDI spec must
   // define a device).
   cdi::ContainerEdits claim_edits;
+  // This claim's status.devices entries for this driver's devices
+  // (conditions, data, networkData; driver may be left empty), written to
+  // the claim before the prepare is reported done when the plugin has a
+  // DeviceStatusWriter (PluginOptions::status_writer). Each must name a
+  // device allocated to the claim. A failed write fails the prepare (which
+  // is then rolled back) and the kubelet retries.
+  std::vector<api::AllocatedDeviceStatus> device_status;
   // Free-form driver state kept in the SDK's checkpoint and handed back to
   // Unprepare (e.g. "mps-daemon=abc"); the claim object may be gone by then.
   std::string driver_state;

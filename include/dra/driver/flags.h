@@ -7,11 +7,22 @@
 //   --kubelet-registrar-directory-path (KUBELET_REGISTRAR_DIRECTORY_PATH)
 //   --kubelet-plugins-directory-path (KUBELET_PLUGINS_DIRECTORY_PATH)
 //   --pod-uid (POD_UID)
+//   --kubeconfig (KUBECONFIG)        --kube-api-qps (KUBE_API_QPS)
+//   --kube-api-burst (KUBE_API_BURST)
+//   --metrics-port (METRICS_PORT)    --healthcheck-port (HEALTHCHECK_PORT)
+//   --bind-address (BIND_ADDRESS)
 //   --claims (DRA_CLAIMS): ResourceClaim manifests file or directory
 //   --resource-slices (DRA_RESOURCE_SLICES): file to publish slices to,
 //       "-" = standard output
 //   --resource-slices-format (yaml|json)
-//   --health-resend-seconds
+//   --health-resend-seconds          --slice-resync-seconds
+//
+// Two modes. Kubernetes (no --claims): claims come from the API server and
+// slices go to it, through --kubeconfig or, without one, the in-cluster
+// configuration of the pod; the Node's UID is looked up unless --node-uid
+// gives it. Files (--claims given): claims from manifests, slices to
+// --resource-slices (standard output by default), for tests and
+// `dra simulate --prepare`.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -26,18 +37,32 @@ namespace dra::driver {
 struct PluginFlags {
   PluginOptions options;
   std::string claims_path;
-  std::string resource_slices_path = "-";
+  std::string resource_slices_path;  // empty: the API (Kubernetes mode) or "-" (files)
   std::string resource_slices_format = "yaml";
   double health_resend_seconds = 10;
+  double slice_resync_seconds = 30;  // Kubernetes mode
+  std::string kubeconfig;
+  double kube_api_qps = 5;
+  int kube_api_burst = 10;
+  int metrics_port = -1;      // -1: no /metrics endpoint
+  int healthcheck_port = -1;  // -1: no /healthz endpoint
+  std::string bind_address;   // empty: every interface
+  // Set by the driver when it writes status.devices (Kubernetes mode only).
+  bool write_device_status = false;
 };
+
+// Kubernetes mode: whether no --claims file was given.
+inline bool KubernetesMode(const PluginFlags& flags) { return flags.claims_path.empty(); }
 
 // Adds the flags above to `app`, bound to `flags`. `default_driver_name`
 // pre-fills --driver-name (empty = the flag is required).
 void AddPluginFlags(CLI::App& app, PluginFlags& flags, const std::string& default_driver_name = "");
 
-// Builds the claim source and publisher the flags name and runs the plugin
-// until SIGTERM/SIGINT (RunPlugin). Returns the exit status; bad flag values
-// are reported on stderr with exit status 2.
+// Builds the claim source, publisher, status writer, metrics and HTTP
+// endpoints the flags name and runs the plugin until SIGTERM/SIGINT
+// (RunPlugin). Returns the exit status; bad flag values are reported on
+// stderr with exit status 2, a configuration or cluster that cannot be used
+// with 1.
 int RunPluginFromFlags(Driver& driver, PluginFlags& flags);
 
 }  // namespace dra::driver

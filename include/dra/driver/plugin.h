@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "dra/driver/claim_source.h"
 #include "dra/driver/driver.h"
 #include "dra/driver/slice_publisher.h"
+#include "dra/metrics/registry.h"
 #include "dra/util/result.h"
 
 namespace dra::driver {
@@ -54,6 +56,23 @@ struct PluginOptions {
   bool serve_v1beta1 = true;
   // Health streams re-send the full list at least this often (spec 3.2).
   std::chrono::milliseconds health_resend_period{10'000};
+
+  // Publishing. A failed publish (enumeration, invalid slices, a write the
+  // API server refused or could not take) never stops the plugin: it is
+  // logged, counted and retried after publish_retry_initial, doubling up to
+  // publish_retry_max, for as long as the plugin runs, so a pool is never
+  // silently stale. An InventoryChanged restarts the wait.
+  std::chrono::milliseconds publish_retry_initial{500};
+  std::chrono::milliseconds publish_retry_max{60'000};
+  // Publishes again this often without a change (a publisher writes only
+  // differences), restoring slices that someone else edited or deleted;
+  // 0 = only on changes and retries.
+  std::chrono::milliseconds publish_resync_period{0};
+
+  // Optional; must outlive the Plugin. Writes PreparedClaim::device_status.
+  DeviceStatusWriter* status_writer = nullptr;
+  // Optional; must outlive the Plugin. The plugin's metrics (docs/DRIVER-SDK.md).
+  metrics::Registry* metrics = nullptr;
 };
 
 // The resolved paths of a running plugin (for tests and logs).
@@ -94,12 +113,22 @@ class Plugin {
   virtual void Wait() = 0;
   // The first registration status the kubelet sent, for logging.
   virtual std::string registration_status() const = 0;
+  // Liveness, as the kubelet sees the plugin: GetInfo on the registration
+  // socket and an empty NodePrepareResources on the DRA socket both answer.
+  virtual Status CheckLiveness() = 0;
+  // The last publish's error; empty after a successful one.
+  virtual std::string publish_error() const = 0;
 };
 
 // Start + Wait until SIGTERM or SIGINT, then Stop. Prints start-up errors to
 // stderr ("dra driver: ...") and returns the process exit status (0 after a
-// clean shutdown, 1 when start-up failed).
+// clean shutdown, 1 when start-up failed). `started`, when given, runs after
+// a successful start (e.g. to serve the plugin's liveness); its error stops
+// the plugin (exit 1). `stopping` runs before Stop, e.g. to end what
+// `started` began while the plugin still exists.
 int RunPlugin(Driver& driver, ClaimSource& claims, SlicePublisher& publisher,
-              const PluginOptions& options);
+              const PluginOptions& options,
+              const std::function<Status(Plugin&)>& started = {},
+              const std::function<void()>& stopping = {});
 
 }  // namespace dra::driver

@@ -6,10 +6,12 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <utility>
 
+#include "dra/json/value.h"
 #include "driver/example/gpu_config.h"
 #include "driver/example/health_control.h"
 #include "driver/example/slice_inventory.h"
@@ -242,14 +244,36 @@ std::vector<DeviceHealth> ExampleDriver::Health() {
   return out;
 }
 
+namespace {
+
+// status.devices entry of a prepared device: its string and version
+// attributes as a JSON object in data.
+api::AllocatedDeviceStatus DeviceStatus(const AllocatedDevice& a, const api::Device& device) {
+  json::Value data = json::Value::Object();
+  for (const auto& [name, attribute] : device.attributes) {
+    const std::optional<std::string>& text =
+        attribute.string_value ? attribute.string_value : attribute.version_value;
+    if (text) data.members.push_back(json::Member{name, json::Value::String(*text), {}});
+  }
+  api::AllocatedDeviceStatus status;
+  status.pool = a.pool;
+  status.device = a.device;
+  status.share_id = a.share_id;
+  status.data = api::RawExtension{json::ToJson(data)};
+  return status;
+}
+
+}  // namespace
+
 Result<PreparedClaim> ExampleDriver::Prepare(const ClaimToPrepare& claim) {
   Result<Inventory> inventory = Enumerate();
   if (!inventory) return Error{inventory.error()};
-  // (pool, device) pairs; a pool without a name is the node's.
-  std::set<std::pair<std::string, std::string>> devices;
+  // (pool, device) -> device; a pool without a name is the node's.
+  std::map<std::pair<std::string, std::string>, const api::Device*> devices;
   for (const Pool& pool : inventory->pools) {
     for (const api::Device& d : pool.devices) {
-      devices.emplace(pool.name.empty() ? options_.node_name : pool.name, d.name);
+      devices.emplace(std::make_pair(pool.name.empty() ? options_.node_name : pool.name, d.name),
+                      &d);
     }
   }
 
@@ -257,7 +281,8 @@ Result<PreparedClaim> ExampleDriver::Prepare(const ClaimToPrepare& claim) {
   prepared.claim_edits.env = {"KUBERNETES_NODE_NAME=" + options_.node_name,
                               "DRA_RESOURCE_DRIVER_NAME=" + options_.driver_name};
   for (const AllocatedDevice& a : claim.devices) {
-    if (!devices.contains({a.pool, a.device})) {
+    auto found = devices.find({a.pool, a.device});
+    if (found == devices.end()) {
       return Error{"device " + a.pool + "/" + a.device + " of request " + a.full_request +
                    " is not a device of this driver on node " + options_.node_name};
     }
@@ -281,6 +306,7 @@ Result<PreparedClaim> ExampleDriver::Prepare(const ClaimToPrepare& claim) {
       env.push_back(id + "_" + EnvKey(name) + "=" + quantity.String());
     }
     prepared.devices.push_back(std::move(p));
+    if (options_.device_status) prepared.device_status.push_back(DeviceStatus(a, *found->second));
   }
   return prepared;
 }

@@ -33,6 +33,10 @@ struct ExampleDriverOptions {
   // way. num_devices and mode then do not apply, and there are no GPUs for
   // the health control to name.
   std::optional<std::vector<api::ResourceSlice>> inventory_slices;
+  // Report each prepared device in the claim's status.devices: data holds
+  // the device's string and version attributes (uuid, model,
+  // driverVersion), as dra-example-driver's --gpu-device-status does.
+  bool device_status = false;
 };
 
 // Checks the options (counts, names); the message names the flag's value.

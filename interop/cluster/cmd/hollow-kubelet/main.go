@@ -27,6 +27,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/component-base/version"
 	internalapi "k8s.io/cri-api/pkg/apis"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	remote "k8s.io/cri-client/pkg"
 	fakeremote "k8s.io/cri-client/pkg/fake"
 	"k8s.io/klog/v2"
@@ -97,6 +98,26 @@ func (m *draContainerManager) UpdateAllocatedResourcesStatus(logger klog.Logger,
 
 func (m *draContainerManager) Updates() <-chan resourceupdates.Update {
 	return m.dra.Updates()
+}
+
+// cdiLoggingRuntime is the CRI client with each CreateContainer logged with
+// the CDI devices the kubelet asks the runtime to inject, so that tests can
+// check what a DRA driver's NodePrepareResources answer turned into:
+//
+//	"CreateContainer" pod="default/pod-1" container="c" cdiDevices=["k8s.gpu.example.com/claim=..."]
+type cdiLoggingRuntime struct {
+	internalapi.RuntimeService
+}
+
+func (r cdiLoggingRuntime) CreateContainer(ctx context.Context, podSandboxID string,
+	config *runtimeapi.ContainerConfig, sandboxConfig *runtimeapi.PodSandboxConfig) (string, error) {
+	devices := []string{}
+	for _, d := range config.GetCDIDevices() {
+		devices = append(devices, d.GetName())
+	}
+	pod := sandboxConfig.GetMetadata().GetNamespace() + "/" + sandboxConfig.GetMetadata().GetName()
+	klog.InfoS("CreateContainer", "pod", pod, "container", config.GetMetadata().GetName(), "cdiDevices", devices)
+	return r.RuntimeService.CreateContainer(ctx, podSandboxID, config, sandboxConfig)
 }
 
 func main() {
@@ -221,7 +242,7 @@ func run(kubeconfig, nodeName, rootDir string, port int, featureGates string, ma
 	containerManager := &draContainerManager{ContainerManager: cm.NewStubContainerManager(), dra: draManager}
 
 	hk := kubemark.NewHollowKubelet(flags, cfg, client, heartbeatClient,
-		&cadvisortest.Fake{NodeName: nodeName}, fakeRuntime.ImageService, runtimeService, containerManager)
+		&cadvisortest.Fake{NodeName: nodeName}, fakeRuntime.ImageService, cdiLoggingRuntime{runtimeService}, containerManager)
 	logger.Info("starting hollow kubelet", "node", nodeName, "rootDir", rootDir, "version", version.Get().GitVersion)
 	go hk.Run(ctx)
 	<-ctx.Done()

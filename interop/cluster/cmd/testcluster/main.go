@@ -12,7 +12,8 @@
 // prints "READY D/admin.kubeconfig". Then it reads one command per line on
 // stdin and answers one line, "OK ..." or "ERR why":
 //
-//	restart-apiserver, stop-apiserver, start-apiserver, compact, stop
+//	restart-apiserver, stop-apiserver, start-apiserver, compact, stop,
+//	restart-kubelet NODE, stop-kubelet NODE, start-kubelet NODE
 //
 // End of stdin, SIGTERM or SIGINT tear the cluster down too. Every component
 // runs in its own process group with a parent-death signal, and is stopped by
@@ -574,9 +575,50 @@ func (c *cluster) teardown() {
 	}
 }
 
+// kubeletProc is the hollow kubelet of `node`, or nil.
+func (c *cluster) kubeletProc(node string) *proc {
+	for _, p := range c.clients {
+		if p.name == "kubelet-"+node {
+			return p
+		}
+	}
+	return nil
+}
+
+// kubeletCommand runs restart-kubelet, stop-kubelet and start-kubelet. The
+// kubelet keeps its root directory (its DRA checkpoint, plugin registry and
+// pods) across them, as a kubelet restart or a node reboot does.
+func (c *cluster) kubeletCommand(verb, node string) string {
+	p := c.kubeletProc(node)
+	if p == nil {
+		return "ERR no kubelet for node " + strconv.Quote(node)
+	}
+	if verb == "restart-kubelet" || verb == "stop-kubelet" {
+		p.stop(10 * time.Second)
+	}
+	if verb == "restart-kubelet" || verb == "start-kubelet" {
+		if gone, _ := p.exited(); p.pid() != 0 && !gone {
+			return "ERR the kubelet of " + node + " is running"
+		}
+		if err := p.start(); err != nil {
+			return "ERR " + oneLine(err)
+		}
+		_ = c.writeEnv()
+		return fmt.Sprintf("OK pid=%d", p.pid())
+	}
+	_ = c.writeEnv()
+	return "OK"
+}
+
 func (c *cluster) command(line string) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if fields := strings.Fields(line); len(fields) == 2 && strings.HasSuffix(fields[0], "-kubelet") {
+		switch fields[0] {
+		case "restart-kubelet", "stop-kubelet", "start-kubelet":
+			return c.kubeletCommand(fields[0], fields[1]), false
+		}
+	}
 	switch strings.TrimSpace(line) {
 	case "":
 		return "", false
@@ -612,7 +654,8 @@ func (c *cluster) command(line string) (string, bool) {
 		return "OK", true
 	default:
 		return "ERR unknown command " + strconv.Quote(strings.TrimSpace(line)) +
-			" (restart-apiserver, stop-apiserver, start-apiserver, compact, ping, stop)", false
+			" (restart-apiserver, stop-apiserver, start-apiserver, restart-kubelet NODE, stop-kubelet NODE,"+
+			" start-kubelet NODE, compact, ping, stop)", false
 	}
 }
 

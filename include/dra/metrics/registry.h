@@ -1,0 +1,107 @@
+// Prometheus metrics: counters, gauges and histograms with labels, exposed in
+// the Prometheus text format (version 0.0.4), for the driver SDK's and
+// `dra serve`'s /metrics endpoints.
+//
+//   metrics::Registry registry;
+//   metrics::Family& prepares = registry.Counter(
+//       "dra_driver_prepare_requests_total", "NodePrepareResources calls", {"result"});
+//   prepares.Add({"success"});
+//   std::string text = registry.Expose();
+//
+// Thread-safety: every method of Registry and Family may be called from any
+// thread at any time. A Family reference stays valid as long as its Registry.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace dra::metrics {
+
+enum class Type { kCounter, kGauge, kHistogram };
+
+// The default buckets of a latency histogram in seconds (client_golang's
+// DefBuckets).
+std::vector<double> DefaultBuckets();
+
+// One metric family: a name, a type and its series, one per set of label
+// values (given in the order of the family's label names).
+class Family {
+ public:
+  Family(std::string name, std::string help, Type type, std::vector<std::string> labels,
+         std::vector<double> buckets);
+
+  // Counter or gauge: adds `v` (a counter ignores negative v).
+  void Add(const std::vector<std::string>& values, double v = 1);
+  // Gauge: sets the series.
+  void Set(const std::vector<std::string>& values, double v);
+  // Histogram: counts one observation.
+  void Observe(const std::vector<std::string>& values, double v);
+  // Drops every series (for gauges recomputed by a collector).
+  void Clear();
+  // The value of a counter or gauge series; 0 when it does not exist.
+  double Value(const std::vector<std::string>& values) const;
+
+  // Appends the family's HELP, TYPE and sample lines to `out`.
+  void Expose(std::string& out) const;
+
+  const std::string& name() const { return name_; }
+
+ private:
+  struct Series {
+    double value = 0;                   // counter, gauge; histogram: the sum
+    std::vector<std::uint64_t> counts;  // histogram: per bucket, not cumulative
+    std::uint64_t count = 0;            // histogram
+  };
+
+  // REQUIRES: mu_ held.
+  Series& At(const std::vector<std::string>& values);
+
+  const std::string name_;
+  const std::string help_;
+  const Type type_;
+  const std::vector<std::string> labels_;
+  const std::vector<double> buckets_;  // upper bounds, ascending, without +Inf
+  mutable std::mutex mu_;
+  std::map<std::vector<std::string>, Series> series_;
+};
+
+class Registry {
+ public:
+  // A family is created on first use of its name; asking again for the same
+  // name returns the same family (its type, help and labels are the first
+  // call's). Names and label names must match [a-zA-Z_:][a-zA-Z0-9_:]*
+  // (label names without ':'); a bad name is a programming error (throws
+  // std::invalid_argument).
+  Family& Counter(const std::string& name, const std::string& help,
+                  std::vector<std::string> labels = {});
+  Family& Gauge(const std::string& name, const std::string& help,
+                std::vector<std::string> labels = {});
+  Family& Histogram(const std::string& name, const std::string& help,
+                    std::vector<std::string> labels = {},
+                    std::vector<double> buckets = DefaultBuckets());
+
+  // Runs before each Expose, e.g. to recompute gauges from current state.
+  // Collectors run one at a time, in the order added.
+  void AddCollector(std::function<void()> collect);
+
+  // Every family, sorted by name, in the text format.
+  std::string Expose();
+
+ private:
+  Family& Get(const std::string& name, const std::string& help, Type type,
+              std::vector<std::string> labels, std::vector<double> buckets);
+
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<Family>> families_;
+  std::mutex collect_mu_;
+  std::vector<std::function<void()>> collectors_;
+};
+
+// The Content-Type of Expose's text.
+inline constexpr const char* kTextContentType = "text/plain; version=0.0.4; charset=utf-8";
+
+}  // namespace dra::metrics

@@ -1,0 +1,145 @@
+// Claims from the Kubernetes API: the claim source, device status writes and
+// the Node UID lookup.
+#include <mutex>
+#include <optional>
+
+#include "dra/api/codec.h"
+#include "dra/driver/kubernetes.h"
+#include "dra/json/value.h"
+#include "dra/kube/resource_client.h"
+
+namespace dra::driver {
+namespace {
+
+class KubeClaimSource final : public ClaimSource {
+ public:
+  explicit KubeClaimSource(std::shared_ptr<kube::Client> client) : client_(std::move(client)) {}
+
+  Result<api::ResourceClaim> Get(const std::string& namespace_, const std::string& name) override {
+    auto typed = Typed();
+    if (!typed) return Error{typed.error()};
+    auto claim = (*typed)->Get<api::ResourceClaim>(namespace_, name);
+    if (!claim) {
+      return Error{"get ResourceClaim " + namespace_ + "/" + name + ": " +
+                   kube::KubectlErrorText(claim.error())};
+    }
+    return std::move(*claim);
+  }
+
+  Result<bool> Exists(const std::string& namespace_, const std::string& name,
+                      const std::string& uid) override {
+    auto typed = Typed();
+    if (!typed) return Error{typed.error()};
+    auto claim = (*typed)->Get<api::ResourceClaim>(namespace_, name);
+    if (!claim) {
+      if (claim.error().IsNotFound()) return false;
+      return Error{"get ResourceClaim " + namespace_ + "/" + name + ": " +
+                   kube::KubectlErrorText(claim.error())};
+    }
+    return claim->metadata.uid == uid;
+  }
+
+ private:
+  Result<kube::TypedClient*> Typed() {
+    std::lock_guard lock(mu_);
+    if (!typed_) {
+      auto discovered = kube::TypedClient::New(client_);
+      if (!discovered) {
+        return Error{"discover resource.k8s.io: " + kube::KubectlErrorText(discovered.error())};
+      }
+      typed_.emplace(std::move(*discovered));
+    }
+    return &*typed_;
+  }
+
+  std::shared_ptr<kube::Client> client_;
+  std::mutex mu_;
+  std::optional<kube::TypedClient> typed_;  // set once, then only read
+};
+
+}  // namespace
+
+std::unique_ptr<ClaimSource> NewKubeClaimSource(std::shared_ptr<kube::Client> client) {
+  return std::make_unique<KubeClaimSource>(std::move(client));
+}
+
+namespace {
+
+class KubeDeviceStatusWriter final : public DeviceStatusWriter {
+ public:
+  KubeDeviceStatusWriter(std::shared_ptr<kube::Client> client, std::string driver_name,
+                         std::string field_manager)
+      : client_(std::move(client)),
+        driver_name_(std::move(driver_name)),
+        field_manager_(field_manager.empty() ? driver_name_ : std::move(field_manager)) {}
+
+  Status Write(const std::string& namespace_, const std::string& name,
+               const std::vector<api::AllocatedDeviceStatus>& devices) override;
+
+ private:
+  std::shared_ptr<kube::Client> client_;
+  const std::string driver_name_;
+  const std::string field_manager_;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceStatusWriter> NewKubeDeviceStatusWriter(std::shared_ptr<kube::Client> client,
+                                                              std::string driver_name,
+                                                              std::string field_manager) {
+  return std::make_unique<KubeDeviceStatusWriter>(std::move(client), std::move(driver_name),
+                                                  std::move(field_manager));
+}
+
+Status KubeDeviceStatusWriter::Write(const std::string& namespace_, const std::string& name,
+                                     const std::vector<api::AllocatedDeviceStatus>& devices) {
+  api::ResourceClaim claim;
+  claim.metadata.name = name;
+  claim.metadata.namespace_ = namespace_;
+  for (api::AllocatedDeviceStatus d : devices) {
+    if (d.driver.empty()) d.driver = driver_name_;
+    if (d.driver != driver_name_) {
+      return Error{"status of device " + d.pool + "/" + d.device + ": driver " + d.driver +
+                   " is not " + driver_name_};
+    }
+    claim.status.devices.push_back(std::move(d));
+  }
+  claim.status.devices.set_present();
+  auto encoded = api::EncodeObject(claim, api::ApiVersion::kV1);
+  if (!encoded) return Error{"encode device status: " + encoded.error()};
+  auto tree = json::ParseJson(*encoded);
+  if (!tree) return Error{"encode device status: " + tree.error()};
+  const json::Value* status = tree->Find("status");
+  const json::Value* list = status != nullptr ? status->Find("devices") : nullptr;
+  // Only identity and status.devices go into the apply configuration, so
+  // this field manager owns nothing else.
+  std::string body = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":)" +
+                     json::ToJson(json::Value::String(name)) +
+                     R"(,"namespace":)" + json::ToJson(json::Value::String(namespace_)) +
+                     R"(},"status":{"devices":)" +
+                     (list != nullptr ? json::ToJson(*list) : std::string("[]")) + "}}";
+  kube::ObjectClient objects(client_);
+  kube::WriteOptions options;
+  options.field_manager = field_manager_;
+  auto patched = objects.Patch(kube::ResourceClaims(api::ApiVersion::kV1), namespace_, name,
+                               kube::PatchType::kApply, body, options, /*force=*/true, "status");
+  if (!patched) {
+    return Error{"write status.devices of ResourceClaim " + namespace_ + "/" + name + ": " +
+                 kube::KubectlErrorText(patched.error())};
+  }
+  return {};
+}
+
+Result<std::string> GetNodeUid(kube::Client& client, const std::string& node_name) {
+  kube::ObjectClient objects(std::shared_ptr<kube::Client>(&client, [](kube::Client*) {}));
+  auto node = objects.Get(kube::Nodes(), "", node_name);
+  if (!node) return Error{"get Node " + node_name + ": " + kube::KubectlErrorText(node.error())};
+  const json::Value* meta = node->Find("metadata");
+  const json::Value* uid = meta != nullptr && meta->is_object() ? meta->Find("uid") : nullptr;
+  if (uid == nullptr || !uid->is_string() || uid->text.empty()) {
+    return Error{"get Node " + node_name + ": the answer has no metadata.uid"};
+  }
+  return uid->text;
+}
+
+}  // namespace dra::driver

@@ -1,0 +1,99 @@
+// HttpServer on cpp-httplib: one listening thread, httplib's worker pool.
+#include "dra/metrics/http_server.h"
+
+#include <httplib.h>
+
+#include <charconv>
+#include <thread>
+
+namespace dra::metrics {
+namespace {
+
+class HttplibServer final : public HttpServer {
+ public:
+  explicit HttplibServer(std::map<std::string, HttpHandler> routes) : routes_(std::move(routes)) {
+    auto serve = [this](const httplib::Request& req, httplib::Response& res) {
+      auto it = routes_.find(req.path);
+      if (it == routes_.end()) {
+        res.status = 404;
+        res.set_content("404 page not found\n", "text/plain; charset=utf-8");
+        return;
+      }
+      HttpAnswer answer = it->second();
+      res.status = answer.status;
+      res.set_content(answer.body, answer.content_type.c_str());
+    };
+    server_.Get(".*", serve);
+    auto refuse = [](const httplib::Request&, httplib::Response& res) {
+      res.status = 405;
+      res.set_header("Allow", "GET, HEAD");
+      res.set_content("405 method not allowed\n", "text/plain; charset=utf-8");
+    };
+    server_.Post(".*", refuse);
+    server_.Put(".*", refuse);
+    server_.Patch(".*", refuse);
+    server_.Delete(".*", refuse);
+    server_.Options(".*", refuse);
+    // Bounded requests: these endpoints take no body.
+    server_.set_payload_max_length(1 << 16);
+    server_.set_read_timeout(10, 0);
+    server_.set_write_timeout(10, 0);
+  }
+
+  ~HttplibServer() override { Stop(); }
+
+  Status Listen(const std::string& host, int port, const std::string& address) {
+    int bound = port == 0 ? server_.bind_to_any_port(host) : server_.bind_to_port(host, port) ? port : -1;
+    if (bound < 0) return Error{"listen on " + address + ": cannot bind (address in use or not local)"};
+    port_ = bound;
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    return {};
+  }
+
+  int port() const override { return port_; }
+
+  void Stop() override {
+    if (!thread_.joinable()) return;
+    server_.stop();
+    thread_.join();
+  }
+
+ private:
+  std::map<std::string, HttpHandler> routes_;
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
+}  // namespace
+
+Result<std::pair<std::string, int>> ParseListenAddress(const std::string& address) {
+  auto colon = address.rfind(':');
+  if (colon == std::string::npos) return Error{"address " + address + ": want HOST:PORT"};
+  std::string host = address.substr(0, colon);
+  std::string port_text = address.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  } else if (host.find(':') != std::string::npos) {
+    return Error{"address " + address + ": an IPv6 host goes in brackets, [::1]:PORT"};
+  }
+  int port = -1;
+  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (port_text.empty() || ec != std::errc() || end != port_text.data() + port_text.size() ||
+      port < 0 || port > 65535) {
+    return Error{"address " + address + ": port " + port_text + " is not a number from 0 to 65535"};
+  }
+  return std::make_pair(host, port);
+}
+
+Result<std::unique_ptr<HttpServer>> HttpServer::Start(const std::string& address,
+                                                      std::map<std::string, HttpHandler> routes) {
+  auto parsed = ParseListenAddress(address);
+  if (!parsed) return Error{parsed.error()};
+  std::string host = parsed->first.empty() ? "0.0.0.0" : parsed->first;
+  auto server = std::make_unique<HttplibServer>(std::move(routes));
+  if (auto s = server->Listen(host, parsed->second, address); !s) return Error{s.error()};
+  return std::unique_ptr<HttpServer>(std::move(server));
+}
+
+}  // namespace dra::metrics

@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# `dra driver example` in a real cluster (docs/DRIVER-SDK.md, docs/CLUSTER.md):
+# kube-apiserver, kube-scheduler, kube-controller-manager and a hollow
+# kubelet whose DRA manager is the real one. The driver publishes its
+# ResourceSlices through the API and reads claims from it; kube-scheduler
+# allocates them; the kubelet calls NodePrepareResources and hands the CDI
+# device IDs to the (fake) container runtime. Then: health taints and their
+# recovery, slices deleted by someone else, a publish the API server refuses,
+# kill -9 of the driver, a kubelet restart, a node "reboot" (CDI directory
+# wiped), a rolling update with two driver instances, and metrics.
+#   driver_test.sh SOURCE_DIR DRA_PROGRAM
+# Exit 77 (ctest: skipped) when the cluster binaries are not built.
+set -uo pipefail
+src=$1
+dra=$2
+source "$src/tests/cluster/lib.sh"
+
+tmp=$(mktemp -d -t dra-driver-test-XXXXXX)
+driver_pid=
+second_pid=
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+note() { echo "--- $*"; }
+cleanup() {
+  for p in $driver_pid $second_pid; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
+  cluster_down
+  if [[ $failures -eq 0 ]]; then rm -rf "$tmp"; else echo "kept $tmp (cluster logs in $tmp/cluster/logs)"; fi
+}
+
+# wait_until SECONDS COMMAND...: polls every 0.2 s.
+wait_until() {
+  local limit=$1
+  shift
+  local i
+  for ((i = 0; i < limit * 5; i++)); do
+    "$@" && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+cluster_up "$tmp/cluster" --components scheduler,controller-manager --kubelet node-1
+rc=$?
+[[ $rc -eq 77 ]] && exit 77
+[[ $rc -eq 0 ]] || { echo "FAIL: cluster_up"; exit 1; }
+trap cleanup EXIT
+root=$DRA_CLUSTER_KUBELET_ROOT_NODE_1
+kubelet_log=$DRA_CLUSTER_DIR/logs/kubelet-node-1.log
+cdi=$tmp/cdi
+health=$tmp/health
+: > "$health"
+
+# start_driver LOG POD_UID: the driver of node-1 in Kubernetes mode, with
+# its metrics and liveness endpoints on free loopback ports.
+start_driver() {
+  "$dra" driver example --kubeconfig "$KUBECONFIG" --node-name node-1 --num-devices 4 \
+    --cdi-root "$cdi" --kubelet-registrar-directory-path "$root/plugins_registry" \
+    --kubelet-plugins-directory-path "$root/plugins" --health-control-file "$health" \
+    --gpu-device-status --slice-resync-seconds 2 --pod-uid "$2" \
+    --metrics-port 0 --healthcheck-port 0 --bind-address 127.0.0.1 >> "$1" 2>&1 7>&- 8<&- &
+}
+# The endpoints from the driver's "serving /healthz /livez /metrics on HOST:PORT" line.
+endpoint() { grep "^dra driver: serving .*$2" "$1" | tail -1 | sed "s|.* on \(.*\)$|http://\1$2|"; }
+metrics_url() { endpoint "$1" /metrics; }
+health_url() { endpoint "$1" /healthz; }
+
+slice_devices() {
+  kubectl get resourceslices --field-selector spec.driver=gpu.example.com,spec.nodeName=node-1 \
+    -o jsonpath='{range .items[*].spec.devices[*]}{.name}{" "}{end}'
+}
+four_devices() { [[ $(slice_devices | wc -w) -eq 4 ]]; }
+pod_phase() { kubectl get pod "$1" -o jsonpath='{.status.phase}' 2> /dev/null; }
+is_running() { [[ $(pod_phase "$1") == Running ]]; }
+pod_claim() { kubectl get pod "$1" -o jsonpath='{.status.resourceClaimStatuses[0].resourceClaimName}'; }
+claim_device() { kubectl get resourceclaim "$1" -o jsonpath='{.status.allocation.devices.results[0].device}'; }
+claim_uid() { kubectl get resourceclaim "$1" -o jsonpath='{.metadata.uid}'; }
+make_pod() {
+  kubectl create -f - > /dev/null << YAML
+apiVersion: v1
+kind: Pod
+metadata: {name: $1, namespace: default}
+spec:
+  resourceClaims:
+  - {name: gpu, resourceClaimTemplateName: gpu}
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      claims: [{name: gpu}]
+YAML
+}
+metric() { curl -sf "$(metrics_url "$tmp/driver.log")" | grep -v '^#' | grep -F "$1" | awk '{print $NF}' | head -1; }
+
+kubectl create -f - > /dev/null << 'YAML' || fail "kubectl create"
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpu, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.example.com}
+---
+# Refuses slices with a device tainted "reject-me": a publish the API
+# server turns down, to see it retried until the driver's input changes.
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: refuse-reject-me}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [resource.k8s.io]
+      apiVersions: ["*"]
+      operations: [CREATE, UPDATE]
+      resources: [resourceslices]
+  validations:
+  - expression: >-
+      !has(object.spec.devices) || object.spec.devices.all(d, !has(d.taints) ||
+      d.taints.all(t, !has(t.value) || t.value != 'reject-me'))
+    message: device taint value reject-me is refused
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: refuse-reject-me}
+spec:
+  policyName: refuse-reject-me
+  validationActions: [Deny]
+YAML
+
+note "publishing through the API"
+start_driver "$tmp/driver.log" uid-a
+driver_pid=$!
+wait_until 30 four_devices || fail "the driver did not publish 4 devices: $(slice_devices); $(tail -5 "$tmp/driver.log")"
+node_uid=$(kubectl get node node-1 -o jsonpath='{.metadata.uid}')
+owner=$(kubectl get resourceslices --field-selector spec.driver=gpu.example.com -o jsonpath='{.items[0].metadata.ownerReferences[0].kind}/{.items[0].metadata.ownerReferences[0].name}/{.items[0].metadata.ownerReferences[0].uid}')
+[[ $owner == "Node/node-1/$node_uid" ]] || fail "slice owner is $owner, not Node/node-1/$node_uid"
+generation=$(kubectl get resourceslices -o jsonpath='{.items[0].spec.pool.generation}')
+[[ $generation == 1 ]] || fail "first publication has pool generation $generation, not 1"
+wait_until 20 grep -q 'Registered DRA plugin.*driverName="gpu.example.com"' "$kubelet_log" ||
+  fail "the kubelet did not register the driver"
+[[ $(curl -sf "$(health_url "$tmp/driver.log")") == ok ]] || fail "/healthz is not ok"
+
+note "a device marked unhealthy is tainted, and pods avoid it"
+echo "gpu-0 unhealthy ecc-errors" > "$health"
+tainted() {
+  [[ $(kubectl get resourceslices -o jsonpath='{range .items[*].spec.devices[?(@.name=="gpu-0")]}{.taints[0].key}={.taints[0].value}:{.taints[0].effect}{end}') == "gpu.example.com/unhealthy=ecc-errors:NoSchedule" ]]
+}
+wait_until 20 tainted || fail "gpu-0 is not tainted in the slice"
+for p in pod-1 pod-2 pod-3; do make_pod "$p" || fail "create $p"; done
+for p in pod-1 pod-2 pod-3; do
+  wait_until 60 is_running "$p" || fail "$p is $(pod_phase "$p"), not Running"
+done
+used=""
+for p in pod-1 pod-2 pod-3; do used+="$(claim_device "$(pod_claim "$p")") "; done
+[[ $used != *gpu-0* ]] || fail "a pod got the tainted gpu-0: $used"
+
+note "the kubelet's DRA manager prepared through our driver; CDI IDs reached the runtime"
+claim1=$(pod_claim pod-1)
+uid1=$(claim_uid "$claim1")
+dev1=$(claim_device "$claim1")
+[[ -f $cdi/k8s.gpu.example.com-claim_$uid1.json ]] || fail "no CDI spec for claim $claim1: $(ls "$cdi")"
+grep -q "\"CreateContainer\" pod=\"default/pod-1\" container=\"c\" cdiDevices=\[\"k8s.gpu.example.com/claim=$uid1-$dev1\"\]" "$kubelet_log" ||
+  fail "the runtime did not get CDI device k8s.gpu.example.com/claim=$uid1-$dev1: $(grep CreateContainer "$kubelet_log" | head -3)"
+grep -Eq "\"name\": ?\"$uid1-$dev1\"" "$cdi/k8s.gpu.example.com-claim_$uid1.json" || fail "the CDI spec does not define $uid1-$dev1"
+status=$(kubectl get resourceclaim "$claim1" -o jsonpath='{.status.devices[0].driver}/{.status.devices[0].device}/{.status.devices[0].data.productName}')
+[[ $status == "gpu.example.com/$dev1/NVIDIA H100 80GB HBM3" ]] || fail "claim status.devices is $status"
+[[ $(metric 'dra_driver_operations_total{operation="prepare",result="success"}') == 3 ]] ||
+  fail "prepare metric: $(curl -s "$(metrics_url "$tmp/driver.log")" | grep operations_total)"
+[[ $(metric 'dra_driver_prepared_claims ') == 3 ]] || fail "prepared claims metric is not 3"
+[[ $(metric 'dra_driver_published_devices{pool="node-1"}') == 4 ]] || fail "published devices metric is not 4"
+
+note "a pod that fits only on the unhealthy device waits; recovery removes the taint and it runs"
+make_pod pod-4 || fail "create pod-4"
+sleep 3
+[[ $(pod_phase pod-4) == Pending && -z $(kubectl get pod pod-4 -o jsonpath='{.spec.nodeName}') ]] ||
+  fail "pod-4 was scheduled onto the tainted device"
+: > "$health"
+untainted() { [[ -z $(kubectl get resourceslices -o jsonpath='{range .items[*].spec.devices[*]}{.taints}{end}') ]]; }
+wait_until 20 untainted || fail "the taint stayed after recovery"
+wait_until 90 is_running pod-4 || fail "pod-4 is $(pod_phase pod-4) after gpu-0 recovered"
+[[ $(claim_device "$(pod_claim pod-4)") == gpu-0 ]] || fail "pod-4 did not get gpu-0"
+
+note "slices deleted by someone else come back"
+kubectl delete resourceslices --all > /dev/null
+wait_until 20 four_devices || fail "the slices were not restored after deletion"
+
+note "a publish the API server refuses is retried until the driver's input changes"
+echo "gpu-2 unhealthy reject-me" > "$health"
+refused() { grep -q 'device taint value reject-me is refused' "$tmp/driver.log"; }
+wait_until 20 refused || fail "the refused publish was not reported"
+sleep 2
+[[ $(grep -c 'device taint value reject-me is refused' "$tmp/driver.log") -ge 2 ]] || fail "the refused publish was not retried"
+(($(metric 'dra_driver_publishes_total{result="error"}' || echo 0) >= 2)) || fail "publish errors are not counted"
+kubectl get events -n default --field-selector reason=FailedPublishResourceSlices -o jsonpath='{.items[0].message}' |
+  grep -q 'reject-me is refused' || fail "no Event about the refused publish"
+echo "gpu-2 unhealthy retired" > "$health"
+retired() { [[ $(kubectl get resourceslices -o jsonpath='{range .items[*].spec.devices[?(@.name=="gpu-2")]}{.taints[0].value}{end}') == retired ]]; }
+wait_until 70 retired || fail "the publish did not succeed after the input was fixed"
+: > "$health"
+wait_until 20 untainted || fail "gpu-2's taint stayed"
+
+note "kill -9 of the driver while a prepare may be running, and a restart"
+kubectl delete pod pod-4 --wait=true > /dev/null
+make_pod pod-5
+kill -9 "$driver_pid"
+wait "$driver_pid" 2> /dev/null
+start_driver "$tmp/driver.log" uid-a
+driver_pid=$!
+wait_until 90 is_running pod-5 || fail "pod-5 is $(pod_phase pod-5) after the driver restarted"
+for p in pod-1 pod-2 pod-3; do is_running "$p" || fail "$p stopped running"; done
+
+note "a kubelet restart"
+cluster_cmd "restart-kubelet node-1" > /dev/null || fail "restart-kubelet"
+registered() { [[ $(grep -c 'Registered DRA plugin.*driverName="gpu.example.com"' "$kubelet_log") -ge 3 ]]; }
+wait_until 60 registered || fail "the driver was not registered again after the kubelet restart"
+kubectl delete pod pod-5 --wait=true > /dev/null
+make_pod pod-6
+wait_until 90 is_running pod-6 || fail "pod-6 is $(pod_phase pod-6) after the kubelet restart"
+
+note "a reboot: CDI directory wiped, kubelet and driver restarted"
+specs_before=$(ls "$cdi" | sort)
+cluster_cmd "stop-kubelet node-1" > /dev/null || fail "stop-kubelet"
+kill "$driver_pid"
+wait "$driver_pid" 2> /dev/null
+rm -rf "$cdi"
+start_driver "$tmp/driver.log" uid-a
+driver_pid=$!
+restored() { [[ $(ls "$cdi" 2> /dev/null | sort) == "$specs_before" ]]; }
+wait_until 20 restored || fail "the CDI specs were not restored at start: $(ls "$cdi") vs $specs_before"
+cluster_cmd "start-kubelet node-1" > /dev/null || fail "start-kubelet"
+for p in pod-1 pod-2 pod-3 pod-6; do wait_until 60 is_running "$p" || fail "$p is not Running after the reboot"; done
+
+note "a rolling update: a second instance takes over"
+start_driver "$tmp/driver-b.log" uid-b
+second_pid=$!
+both() { [[ $(ls "$root/plugins_registry" | grep -c '^gpu.example.com-uid-[ab]-reg.sock$') -eq 2 ]]; }
+wait_until 20 both || fail "two registration sockets expected: $(ls "$root/plugins_registry")"
+kill "$driver_pid"
+wait "$driver_pid" 2> /dev/null
+driver_pid=
+kubectl delete pod pod-6 --wait=true > /dev/null
+make_pod pod-7
+wait_until 90 is_running pod-7 || fail "pod-7 is $(pod_phase pod-7) with only the new instance"
+grep -q "\"CreateContainer\" pod=\"default/pod-7\"" "$kubelet_log" || fail "pod-7's container was not created"
+
+note "deleting the pods unprepares everything"
+kubectl delete pods --all --wait=true > /dev/null
+no_claims() { [[ $(kubectl get resourceclaims -o name | wc -l) -eq 0 ]]; }
+wait_until 60 no_claims || fail "claims left: $(kubectl get resourceclaims -o name)"
+no_specs() { [[ -z $(ls "$cdi") ]]; }
+wait_until 30 no_specs || fail "CDI specs left: $(ls "$cdi")"
+
+if [[ $failures -ne 0 ]]; then
+  echo "--- driver log"
+  tail -30 "$tmp/driver.log"
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "driver example in a real cluster: publish, schedule, prepare, CDI, device status, health taints, restore, refused publish retried, kill -9, kubelet restart, reboot, rolling update, unprepare"
