@@ -111,6 +111,23 @@ Status CheckPool(const std::string& pool_name, const Pool& pool) {
   return {};
 }
 
+void KeepTaintTimes(api::ResourceSliceSpec& desired, const api::ResourceSliceSpec& published) {
+  std::map<std::string_view, const api::Device*> by_name;
+  for (const auto& d : published.devices) by_name.emplace(d.name, &d);
+  for (auto& d : desired.devices) {
+    auto it = by_name.find(d.name);
+    if (it == by_name.end()) continue;
+    for (auto& taint : d.taints) {
+      if (taint.time_added.set) continue;
+      for (const auto& old : it->second->taints) {
+        if (old.key == taint.key && old.value == taint.value && old.effect == taint.effect) {
+          taint.time_added = old.time_added;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 Result<std::vector<api::ResourceSlice>> BuildResourceSlices(
@@ -167,6 +184,12 @@ Result<std::vector<api::ResourceSlice>> BuildResourceSlices(
       if (index < 0 || static_cast<std::size_t>(index) >= desired.size() || matched[index])
         continue;
       matched[index] = &s;
+    }
+    // A taint the driver gives without timeAdded keeps the time it already
+    // has in the published slice (set by the driver or stamped by the API
+    // server), so republishing neither moves it nor counts as a change.
+    for (std::size_t i = 0; i < desired.size(); ++i) {
+      if (matched[i]) KeepTaintTimes(desired[i], matched[i]->spec);
     }
     std::size_t creates = 0, changes = 0;
     for (std::size_t i = 0; i < desired.size(); ++i) {

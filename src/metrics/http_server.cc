@@ -34,6 +34,12 @@ class HttplibServer final : public HttpServer {
     server_.Patch(".*", refuse);
     server_.Delete(".*", refuse);
     server_.Options(".*", refuse);
+    // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, which lets
+    // a second process bind the same port and silently share its traffic.
+    server_.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     // Bounded requests: these endpoints take no body.
     server_.set_payload_max_length(1 << 16);
     server_.set_read_timeout(10, 0);

@@ -53,7 +53,7 @@ health=$tmp/health
 # start_driver LOG POD_UID: the driver of node-1 in Kubernetes mode, with
 # its metrics and liveness endpoints on free loopback ports.
 start_driver() {
-  "$dra" driver example --kubeconfig "$KUBECONFIG" --node-name node-1 --num-devices 4 \
+  "$dra" driver example --kubeconfig "$driver_kubeconfig" --node-name node-1 --num-devices 4 \
     --cdi-root "$cdi" --kubelet-registrar-directory-path "$root/plugins_registry" \
     --kubelet-plugins-directory-path "$root/plugins" --health-control-file "$health" \
     --gpu-device-status --slice-resync-seconds 2 --pod-uid "$2" \
@@ -135,6 +135,29 @@ spec:
   policyName: refuse-reject-me
   validationActions: [Deny]
 YAML
+
+# The driver runs with exactly the permissions of the Helm chart's service
+# account (its ClusterRole and its ValidatingAdmissionPolicy, rendered by
+# helm), impersonated with the node name a pod-bound token of node-1 carries.
+helm=${DRA_HELM_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dra-interop/helm-bin}/helm
+driver_kubeconfig=$KUBECONFIG
+if [[ -x $helm ]]; then
+  kubectl create namespace dra-system > /dev/null || fail "create namespace"
+  "$helm" template dra "$src/deployments/helm/dra-driver" --namespace dra-system \
+    --set fullnameOverride=dra-driver --show-only templates/serviceaccount.yaml \
+    --show-only templates/clusterrole.yaml --show-only templates/clusterrolebinding.yaml \
+    --show-only templates/validatingadmissionpolicy.yaml > "$tmp/rbac.yaml" || fail "helm template"
+  kubectl apply -f "$tmp/rbac.yaml" > /dev/null || fail "apply the chart's RBAC"
+  driver_kubeconfig=$tmp/driver.kubeconfig
+  sed '/^    client-key-data:/a\
+    as: system:serviceaccount:dra-system:dra-driver\
+    as-user-extra:\
+      authentication.kubernetes.io/node-name: [node-1]' "$KUBECONFIG" > "$driver_kubeconfig"
+  who=$(kubectl --kubeconfig "$driver_kubeconfig" auth whoami -o jsonpath='{.status.userInfo.username}/{.status.userInfo.extra.authentication\.kubernetes\.io/node-name[0]}')
+  [[ $who == system:serviceaccount:dra-system:dra-driver/node-1 ]] || fail "the driver's identity is $who"
+else
+  echo "NOTE: no helm in $helm (tests/deployments/build_helm.sh); the driver runs as cluster admin"
+fi
 
 note "publishing through the API"
 start_driver "$tmp/driver.log" uid-a

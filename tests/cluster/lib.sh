@@ -78,7 +78,11 @@ cluster_down() {
   [[ -n $_cluster_pid ]] || return 0
   local pid=$_cluster_pid
   _cluster_pid=
-  echo stop >&7 2> /dev/null
+  # The supervisor may be gone already: writing to a FIFO nobody reads would
+  # kill this shell with SIGPIPE, hiding the test's own message.
+  if kill -0 "$pid" 2> /dev/null; then
+    (trap '' PIPE; echo stop >&7) 2> /dev/null
+  fi
   exec 7>&- 8<&-
   local i
   for ((i = 0; i < 400; i++)); do

@@ -178,13 +178,30 @@ type cluster struct {
 	tornDown           bool
 }
 
+// portsGiven holds every port freePort handed out: the kernel may offer a
+// port again once its probe socket is closed, and two components on one port
+// fail at start ("address already in use").
+var (
+	portsMu    sync.Mutex
+	portsGiven = map[int]bool{}
+)
+
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for i := 0; i < 100; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !portsGiven[port] {
+			portsGiven[port] = true
+			return port, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return 0, errors.New("no free port that was not handed out already")
 }
 
 func logf(format string, args ...any) {

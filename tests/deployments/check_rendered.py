@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Checks what `helm template` rendered from deployments/helm/dra-driver.
+
+  check_rendered.py RENDERED.yaml KEY=VALUE...
+
+KEY=VALUE: what the render was given and must show: namespace, release (the
+objects' name prefix), driver (example|nvml), driverName, deviceStatus
+(true|false). Prints one "FAIL: ..." line per problem; exit 1 if any.
+"""
+import sys
+
+import yaml
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print(f"FAIL: {msg}")
+
+
+def expect(cond, msg):
+    if not cond:
+        fail(msg)
+    return cond
+
+
+path, *pairs = sys.argv[1:]
+want = dict(p.split("=", 1) for p in pairs)
+ns, release, driver, driver_name = want["namespace"], want["release"], want["driver"], want["driverName"]
+device_status = want.get("deviceStatus", "false") == "true"
+sa_name = release
+
+with open(path, encoding="utf-8") as f:
+    docs = [d for d in yaml.safe_load_all(f) if d]
+by_kind = {}
+for d in docs:
+    by_kind.setdefault(d["kind"], []).append(d)
+
+kinds = {
+    "ServiceAccount": 1,
+    "ClusterRole": 1,
+    "ClusterRoleBinding": 1,
+    "DaemonSet": 1,
+    "DeviceClass": 1,
+    "ValidatingAdmissionPolicy": 1,
+    "ValidatingAdmissionPolicyBinding": 1,
+}
+for kind, n in kinds.items():
+    expect(len(by_kind.get(kind, [])) == n, f"{n} {kind} expected, got {len(by_kind.get(kind, []))}")
+extra = set(by_kind) - set(kinds)
+expect(not extra, f"unexpected kinds: {sorted(extra)}")
+if failures:
+    sys.exit(1)
+
+sa = by_kind["ServiceAccount"][0]
+expect((sa["metadata"]["name"], sa["metadata"]["namespace"]) == (sa_name, ns), f"ServiceAccount {sa['metadata']}")
+
+# ClusterRole: exactly the driver's requests.
+role = by_kind["ClusterRole"][0]
+rules = set()
+for r in role["rules"]:
+    for g in r.get("apiGroups", []):
+        for res in r.get("resources", []):
+            for v in r.get("verbs", []):
+                rules.add((g, res, v, tuple(r.get("resourceNames", []))))
+    expect(not r.get("nonResourceURLs"), f"nonResourceURLs rule: {r}")
+expected_rules = {
+    ("resource.k8s.io", "resourceslices", "list", ()),
+    ("resource.k8s.io", "resourceslices", "create", ()),
+    ("resource.k8s.io", "resourceslices", "update", ()),
+    ("resource.k8s.io", "resourceslices", "delete", ()),
+    ("resource.k8s.io", "resourceclaims", "get", ()),
+    ("resource.k8s.io", "resourceclaims/status", "patch", ()),
+    ("resource.k8s.io", "resourceclaims/driver", "associated-node:patch", (driver_name,)),
+    ("", "nodes", "get", ()),
+    ("", "events", "create", ()),
+}
+expect(rules == expected_rules,
+       f"ClusterRole rules: extra {sorted(rules - expected_rules)}, missing {sorted(expected_rules - rules)}")
+crb = by_kind["ClusterRoleBinding"][0]
+expect(crb["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                          "name": role["metadata"]["name"]}, f"ClusterRoleBinding roleRef {crb['roleRef']}")
+expect(crb["subjects"] == [{"kind": "ServiceAccount", "name": sa_name, "namespace": ns}],
+       f"ClusterRoleBinding subjects {crb['subjects']}")
+
+# DaemonSet.
+ds = by_kind["DaemonSet"][0]
+expect(ds["metadata"]["namespace"] == ns, "DaemonSet namespace")
+expect(ds["spec"]["updateStrategy"] == {"type": "RollingUpdate",
+                                        "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}},
+       f"updateStrategy {ds['spec']['updateStrategy']}")
+pod = ds["spec"]["template"]["spec"]
+expect(ds["spec"]["selector"]["matchLabels"].items() <= ds["spec"]["template"]["metadata"]["labels"].items(),
+       "the selector does not match the pod labels")
+expect(pod["serviceAccountName"] == sa_name, f"serviceAccountName {pod.get('serviceAccountName')}")
+expect(pod.get("priorityClassName") == "system-node-critical", "priorityClassName")
+expect(len(pod["containers"]) == 1, "one container expected")
+c = pod["containers"][0]
+expect(c["command"] == ["dra", "driver", driver], f"command {c['command']}")
+args = c.get("args", [])
+expect(("--gpu-device-status" in args) == device_status, f"args {args} (deviceStatus={device_status})")
+expect(not any("kubeconfig" in a for a in c["command"] + args), "--kubeconfig given: in-cluster config expected")
+expect(c["securityContext"].get("privileged") is True, "container not privileged")
+expect(c["securityContext"].get("runAsUser") == 0, "container does not run as root (the image's user is not)")
+
+env = {e["name"]: e for e in c["env"]}
+field_refs = {"NODE_NAME": "spec.nodeName", "NAMESPACE": "metadata.namespace", "POD_UID": "metadata.uid"}
+for name, field in field_refs.items():
+    got = env.get(name, {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+    expect(got == field, f"env {name} from {got}, not {field}")
+values = {
+    "DRIVER_NAME": driver_name,
+    "CDI_ROOT": "/var/run/cdi",
+    "KUBELET_REGISTRAR_DIRECTORY_PATH": "/var/lib/kubelet/plugins_registry",
+    "KUBELET_PLUGINS_DIRECTORY_PATH": "/var/lib/kubelet/plugins",
+    "METRICS_PORT": "8080",
+    "HEALTHCHECK_PORT": "51515",
+}
+if driver == "example":
+    values["NUM_DEVICES"] = "8"
+else:
+    values["NVML_LIBRARY"] = "libnvidia-ml.so.1"
+for name, value in values.items():
+    expect(env.get(name, {}).get("value") == value, f"env {name}={env.get(name, {}).get('value')}, not {value}")
+unexpected = set(env) - set(field_refs) - set(values)
+expect(not unexpected, f"unexpected env: {sorted(unexpected)}")
+
+mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+volumes = {v["name"]: v for v in pod["volumes"]}
+for path in ("/var/lib/kubelet/plugins_registry", "/var/lib/kubelet/plugins", "/var/run/cdi"):
+    names = [n for n, p in mounts.items() if p == path]
+    if expect(len(names) == 1, f"no mount at {path}"):
+        hp = volumes.get(names[0], {}).get("hostPath", {})
+        expect(hp == {"path": path, "type": "DirectoryOrCreate"}, f"volume {names[0]}: hostPath {hp}")
+expect(len(mounts) == 3 and len(volumes) == 3, f"mounts {mounts}, volumes {sorted(volumes)}")
+
+ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+expect(ports == {"metrics": 8080, "healthz": 51515}, f"ports {ports}")
+probe = c.get("livenessProbe", {}).get("httpGet", {})
+expect(probe.get("path") == "/healthz" and probe.get("port") in ("healthz", 51515), f"livenessProbe {probe}")
+
+# DeviceClass.
+dc = by_kind["DeviceClass"][0]
+expect(dc["apiVersion"] == "resource.k8s.io/v1", f"DeviceClass apiVersion {dc['apiVersion']}")
+expect(dc["metadata"]["name"] == driver_name, f"DeviceClass name {dc['metadata']['name']}")
+expect(dc["spec"]["selectors"] == [{"cel": {"expression": f'device.driver == "{driver_name}"'}}],
+       f"DeviceClass selectors {dc['spec']['selectors']}")
+
+# ValidatingAdmissionPolicy and its binding.
+vap = by_kind["ValidatingAdmissionPolicy"][0]
+spec = vap["spec"]
+expect(spec.get("failurePolicy") == "Fail", "failurePolicy")
+rr = spec["matchConstraints"]["resourceRules"]
+expect(len(rr) == 1 and rr[0]["apiGroups"] == ["resource.k8s.io"] and rr[0]["resources"] == ["resourceslices"]
+       and sorted(rr[0]["operations"]) == ["CREATE", "DELETE", "UPDATE"], f"resourceRules {rr}")
+conds = spec.get("matchConditions", [])
+expect(len(conds) == 1 and f'"system:serviceaccount:{ns}:{sa_name}"' in conds[0]["expression"]
+       and "request.userInfo.username" in conds[0]["expression"], f"matchConditions {conds}")
+text = yaml.safe_dump(spec)
+expect("authentication.kubernetes.io/node-name" in text, "the policy does not read the node-name extra")
+expect("oldObject" in text, "the policy does not look at oldObject for DELETE")
+expect({v["name"] for v in spec.get("variables", [])} >= {"userNode", "sliceNode"}, "variables")
+expect(any("no node association found for user" in v.get("message", "") for v in spec["validations"]),
+       "no 'no node association' message")
+expect(any("may not modify" in v.get("messageExpression", "") for v in spec["validations"]),
+       "no messageExpression for another node's slices")
+binding = by_kind["ValidatingAdmissionPolicyBinding"][0]
+expect(binding["spec"] == {"policyName": vap["metadata"]["name"], "validationActions": ["Deny"]},
+       f"binding {binding['spec']}")
+
+sys.exit(1 if failures else 0)

@@ -1,0 +1,84 @@
+// HttpServer on loopback: routes, 404, 405, HEAD, address parsing, stop.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "dra/metrics/http_server.h"
+
+namespace dra::metrics {
+namespace {
+
+// One HTTP/1.0-style exchange; returns the whole answer.
+std::string Exchange(int port, const std::string& request) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return "connect failed";
+  }
+  (void)!write(fd, request.data(), request.size());
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
+}
+
+std::string Get(int port, const std::string& method, const std::string& path) {
+  return Exchange(port, method + " " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+}
+
+TEST(HttpServer, ServesRoutesOnly) {
+  int calls = 0;
+  auto server = HttpServer::Start(
+      "127.0.0.1:0", {{"/metrics", [&] { return HttpAnswer{200, "text/plain", "m 1\n"}; }},
+                      {"/healthz", [&] {
+                         ++calls;
+                         return HttpAnswer{503, "text/plain", "not yet\n"};
+                       }}});
+  ASSERT_TRUE(server.ok()) << server.error();
+  int port = (*server)->port();
+  ASSERT_GT(port, 0);
+  std::string metrics = Get(port, "GET", "/metrics");
+  EXPECT_EQ(metrics.rfind("HTTP/1.1 200", 0), 0u) << metrics;
+  EXPECT_NE(metrics.find("\r\n\r\nm 1\n"), std::string::npos) << metrics;
+  EXPECT_EQ(Get(port, "GET", "/healthz").rfind("HTTP/1.1 503", 0), 0u);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(Get(port, "GET", "/other").rfind("HTTP/1.1 404", 0), 0u);
+  std::string post = Exchange(
+      port, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(post.rfind("HTTP/1.1 405", 0), 0u) << post;
+  std::string head = Get(port, "HEAD", "/metrics");
+  EXPECT_EQ(head.rfind("HTTP/1.1 200", 0), 0u) << head;
+  EXPECT_EQ(head.find("m 1"), std::string::npos) << head;
+  EXPECT_EQ(Exchange(port, "garbage\r\n\r\n").rfind("HTTP/1.1 400", 0), 0u);
+  (*server)->Stop();
+  EXPECT_EQ(Get(port, "GET", "/metrics"), "connect failed");
+}
+
+TEST(HttpServer, BusyPortAndBadAddressesAreErrors) {
+  auto first = HttpServer::Start("127.0.0.1:0", {});
+  ASSERT_TRUE(first.ok());
+  std::string busy = "127.0.0.1:" + std::to_string((*first)->port());
+  auto second = HttpServer::Start(busy, {});
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error(),
+            "listen on " + busy + ": cannot bind (address in use or not local)");
+  EXPECT_EQ(ParseListenAddress("8080").ok(), false);
+  EXPECT_EQ(ParseListenAddress("x:99999").error(),
+            "address x:99999: port 99999 is not a number from 0 to 65535");
+  EXPECT_EQ(ParseListenAddress("::1:80").error(),
+            "address ::1:80: an IPv6 host goes in brackets, [::1]:PORT");
+  auto v6 = ParseListenAddress("[::1]:80");
+  ASSERT_TRUE(v6.ok());
+  EXPECT_EQ(v6->first, "::1");
+  EXPECT_EQ(v6->second, 80);
+  EXPECT_EQ(ParseListenAddress(":9").value(), std::make_pair(std::string(), 9));
+}
+
+}  // namespace
+}  // namespace dra::metrics
