@@ -211,8 +211,8 @@ void ClaimPreparer::CleanUpVanishedClaims(const ClaimRecords& records) {
       continue;
     }
     if (*exists) continue;
-    std::cerr << "dra driver: ResourceClaim " << record.namespace_ << "/" << record.name
-              << " (UID " << uid << ") is gone; unpreparing it\n";
+    std::cerr << "dra driver: ResourceClaim " << record.namespace_ << "/" << record.name << " (UID "
+              << uid << ") is gone; unpreparing it\n";
     if (std::string err = RollBack(record); !err.empty()) {
       std::cerr << "dra driver: unprepare of vanished claim " << uid << ": " << err << "\n";
     }
@@ -234,8 +234,7 @@ Result<ClaimPreparer::Counts> ClaimPreparer::PreparedCounts() const {
 void ClaimPreparer::Observe(const char* operation, std::chrono::steady_clock::time_point start,
                             bool ok) {
   if (config_.metrics == nullptr) return;
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   config_.metrics
       ->Counter("dra_driver_operations_total",
                 "Claims prepared or unprepared by the driver, by operation and result",

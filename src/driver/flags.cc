@@ -28,7 +28,12 @@ Result<std::shared_ptr<kube::Client>> NewClient(const PluginFlags& flags) {
         "no Kubernetes configuration: give --kubeconfig (KUBECONFIG), run in a pod, or give "
         "--claims to read claims from files"};
   }
-  if (!config) return Error{config.error()};
+  if (!config) {
+    // kubectl's texts start with "error: "; here they follow "dra driver: ".
+    std::string message = config.error();
+    if (message.rfind("error: ", 0) == 0) message.erase(0, 7);
+    return Error{message};
+  }
   config->qps = flags.kube_api_qps;
   config->burst = flags.kube_api_burst;
   if (config->user_agent.empty()) config->user_agent = "dra-driver/" + flags.options.driver_name;
@@ -37,8 +42,8 @@ Result<std::shared_ptr<kube::Client>> NewClient(const PluginFlags& flags) {
 
 // The HTTP endpoints the flags ask for, on one server when the ports agree.
 Result<std::vector<std::unique_ptr<metrics::HttpServer>>> Serve(const PluginFlags& flags,
-                                                               metrics::Registry& registry,
-                                                               Plugin& plugin) {
+                                                                metrics::Registry& registry,
+                                                                Plugin& plugin) {
   metrics::HttpHandler metrics_handler = [&registry] {
     return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose()};
   };

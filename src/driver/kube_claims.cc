@@ -113,11 +113,11 @@ Status KubeDeviceStatusWriter::Write(const std::string& namespace_, const std::s
   const json::Value* list = status != nullptr ? status->Find("devices") : nullptr;
   // Only identity and status.devices go into the apply configuration, so
   // this field manager owns nothing else.
-  std::string body = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":)" +
-                     json::ToJson(json::Value::String(name)) +
-                     R"(,"namespace":)" + json::ToJson(json::Value::String(namespace_)) +
-                     R"(},"status":{"devices":)" +
-                     (list != nullptr ? json::ToJson(*list) : std::string("[]")) + "}}";
+  std::string body =
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":)" +
+      json::ToJson(json::Value::String(name)) + R"(,"namespace":)" +
+      json::ToJson(json::Value::String(namespace_)) + R"(},"status":{"devices":)" +
+      (list != nullptr ? json::ToJson(*list) : std::string("[]")) + "}}";
   kube::ObjectClient objects(client_);
   kube::WriteOptions options;
   options.field_manager = field_manager_;

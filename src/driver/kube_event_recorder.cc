@@ -46,7 +46,8 @@ Status KubeEventRecorder::Warn(const std::string& reason, const std::string& mes
   // The Event name is the object's name and the time in nanoseconds (hex),
   // as client-go's recorder names them; messages are cut to the API's 1 KiB.
   auto wall = std::chrono::system_clock::now();
-  auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(wall.time_since_epoch()).count();
+  auto nanos =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(wall.time_since_epoch()).count();
   char hex[32];
   std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(nanos));
   std::string stamp = Rfc3339(std::chrono::system_clock::to_time_t(wall));

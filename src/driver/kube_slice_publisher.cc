@@ -174,8 +174,8 @@ class KubeSlicePublisher final : public SlicePublisher {
     memo_[stored->metadata.name] = Memo{stored->metadata.resource_version, compared};
     if (compared == stored->spec) return;
     std::set<std::string> features = DroppedFeatures(sent.spec, stored->spec);
-    std::string message = "ResourceSlice " + stored->metadata.name +
-                          ": the API server dropped fields that were sent";
+    std::string message =
+        "ResourceSlice " + stored->metadata.name + ": the API server dropped fields that were sent";
     if (!features.empty()) {
       message += "; probably disabled feature gates:";
       for (const auto& f : features) message += " " + f;

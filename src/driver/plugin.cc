@@ -115,9 +115,9 @@ class PluginImpl final : public Plugin, public DriverEvents {
     if (auto s = publisher_.Publish(*slices); !s.ok())
       return Error{"publish resource slices: " + s.error()};
     if (options_.metrics != nullptr) {
-      auto& devices = options_.metrics->Gauge(
-          "dra_driver_published_devices", "Devices in the published ResourceSlices, by pool",
-          {"pool"});
+      auto& devices =
+          options_.metrics->Gauge("dra_driver_published_devices",
+                                  "Devices in the published ResourceSlices, by pool", {"pool"});
       devices.Clear();
       for (const auto& slice : *slices) {
         devices.Add({slice.spec.pool.name}, static_cast<double>(slice.spec.devices.size()));
@@ -136,12 +136,11 @@ class PluginImpl final : public Plugin, public DriverEvents {
     }
     if (options_.metrics == nullptr) return;
     options_.metrics
-        ->Counter("dra_driver_publishes_total",
-                  "Attempts to publish ResourceSlices, by result", {"result"})
+        ->Counter("dra_driver_publishes_total", "Attempts to publish ResourceSlices, by result",
+                  {"result"})
         .Add({s.ok() ? "success" : "error"});
     if (s.ok()) {
-      auto now = std::chrono::duration<double>(
-          std::chrono::system_clock::now().time_since_epoch());
+      auto now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch());
       options_.metrics
           ->Gauge("dra_driver_last_publish_success_timestamp_seconds",
                   "When ResourceSlices were last published successfully (Unix time)")
@@ -387,8 +386,7 @@ Status PluginImpl::Init() {
   Status published = PublishResources();
   if (!published.ok()) {
     std::cerr << "dra driver: " << published.error() << " (retrying in "
-              << std::chrono::duration<double>(options_.publish_retry_initial).count()
-              << " s)\n";
+              << std::chrono::duration<double>(options_.publish_retry_initial).count() << " s)\n";
   }
   worker_ = std::thread([this, failed = !published.ok()] { Work(failed); });
 

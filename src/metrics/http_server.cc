@@ -49,8 +49,11 @@ class HttplibServer final : public HttpServer {
   ~HttplibServer() override { Stop(); }
 
   Status Listen(const std::string& host, int port, const std::string& address) {
-    int bound = port == 0 ? server_.bind_to_any_port(host) : server_.bind_to_port(host, port) ? port : -1;
-    if (bound < 0) return Error{"listen on " + address + ": cannot bind (address in use or not local)"};
+    int bound = port == 0                          ? server_.bind_to_any_port(host)
+                : server_.bind_to_port(host, port) ? port
+                                                   : -1;
+    if (bound < 0)
+      return Error{"listen on " + address + ": cannot bind (address in use or not local)"};
     port_ = bound;
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     return {};

@@ -13,8 +13,8 @@ bool ValidName(const std::string& name, bool allow_colon) {
   if (name.empty()) return false;
   for (std::size_t i = 0; i < name.size(); ++i) {
     char c = name[i];
-    bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-                  (allow_colon && c == ':');
+    bool letter =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (allow_colon && c == ':');
     if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
   }
   return true;

@@ -204,8 +204,17 @@ printf 'gpu-7 unhealthy\n' > "$tmp/badhealth"
 out=$("$dra" driver example --node-name n --num-devices 2 --health-control-file "$tmp/badhealth" \
       --print-slices 2>&1); rc=$?
 [[ $rc -eq 2 && $out == *'line 1: unknown GPU "gpu-7"'* ]] || fail "bad health file: $rc $out"
-out=$("$dra" driver example --node-name n 2>&1); rc=$?
-[[ $rc -eq 2 && $out == "error: --claims (DRA_CLAIMS) is required" ]] || fail "no --claims: $rc $out"
+# Without --claims the driver is in Kubernetes mode and needs a cluster.
+out=$(env -u KUBECONFIG -u KUBERNETES_SERVICE_HOST "$dra" driver example --node-name n 2>&1); rc=$?
+[[ $rc -eq 1 && $out == "dra driver: no Kubernetes configuration: give --kubeconfig (KUBECONFIG), run in a pod, or give --claims to read claims from files" ]] ||
+  fail "no --claims: $rc $out"
+out=$("$dra" driver example --node-name n --kubeconfig "$tmp/missing.kubeconfig" 2>&1); rc=$?
+[[ $rc -eq 1 && $out == "dra driver: stat $tmp/missing.kubeconfig: no such file or directory" ]] ||
+  fail "missing kubeconfig: $rc $out"
+out=$("$dra" driver example --node-name n --claims "$tmp" --gpu-device-status 2>&1); rc=$?
+[[ $rc -eq 2 && $out == *"--gpu-device-status writes to the Kubernetes API"* ]] || fail "status with files: $rc $out"
+out=$("$dra" driver example --node-name n --claims "$tmp" --metrics-port 70000 2>&1); rc=$?
+[[ $rc -ne 0 && $out == *"--metrics-port"* ]] || fail "bad metrics port: $rc $out"
 
 # Running plugin: flipping health re-publishes slices with the taint.
 mkdir -p "$tmp/registry" "$tmp/plugins" "$tmp/cdi" "$tmp/claims"

@@ -41,7 +41,8 @@ std::string Query(const std::string& target, const std::string& key) {
   std::string rest = target.substr(q + 1);
   for (std::size_t start = 0; start <= rest.size();) {
     auto amp = rest.find('&', start);
-    std::string pair = rest.substr(start, amp == std::string::npos ? std::string::npos : amp - start);
+    std::string pair =
+        rest.substr(start, amp == std::string::npos ? std::string::npos : amp - start);
     if (pair.rfind(key + "=", 0) == 0) return pair.substr(key.size() + 1);
     if (amp == std::string::npos) break;
     start = amp + 1;
@@ -77,9 +78,10 @@ class FakeApi {
     std::lock_guard lock(mu_);
     std::string path = r.target.substr(0, r.target.find('?'));
     if (path == "/apis/resource.k8s.io") {
-      return Json(200, R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
-                       R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}],)"
-                       R"("preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}})");
+      return Json(200,
+                  R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
+                  R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}],)"
+                  R"("preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}})");
     }
     if (path == "/api/v1/namespaces/default/events" && r.method == "POST") {
       auto e = json::ParseJson(r.body);
@@ -391,8 +393,9 @@ TEST(KubeClaims, DeviceStatusIsAnApplyPatchOfTheStatusSubresource) {
   status.driver = "other.example.com";
   Status wrong = writer->Write("ml", "train-0", {status});
   ASSERT_FALSE(wrong.ok());
-  EXPECT_EQ(wrong.error(), "status of device node-1/gpu-0: driver other.example.com is not "
-                           "gpu.example.com");
+  EXPECT_EQ(wrong.error(),
+            "status of device node-1/gpu-0: driver other.example.com is not "
+            "gpu.example.com");
 }
 
 }  // namespace

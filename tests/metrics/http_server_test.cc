@@ -1,10 +1,10 @@
 // HttpServer on loopback: routes, 404, 405, HEAD, address parsing, stop.
+#include "dra/metrics/http_server.h"
+
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include "dra/metrics/http_server.h"
 
 namespace dra::metrics {
 namespace {
@@ -34,12 +34,15 @@ std::string Get(int port, const std::string& method, const std::string& path) {
 
 TEST(HttpServer, ServesRoutesOnly) {
   int calls = 0;
-  auto server = HttpServer::Start(
-      "127.0.0.1:0", {{"/metrics", [&] { return HttpAnswer{200, "text/plain", "m 1\n"}; }},
-                      {"/healthz", [&] {
-                         ++calls;
-                         return HttpAnswer{503, "text/plain", "not yet\n"};
-                       }}});
+  auto server =
+      HttpServer::Start("127.0.0.1:0", {{"/metrics",
+                                         [&] {
+                                           return HttpAnswer{200, "text/plain", "m 1\n"};
+                                         }},
+                                        {"/healthz", [&] {
+                                           ++calls;
+                                           return HttpAnswer{503, "text/plain", "not yet\n"};
+                                         }}});
   ASSERT_TRUE(server.ok()) << server.error();
   int port = (*server)->port();
   ASSERT_GT(port, 0);
@@ -66,8 +69,7 @@ TEST(HttpServer, BusyPortAndBadAddressesAreErrors) {
   std::string busy = "127.0.0.1:" + std::to_string((*first)->port());
   auto second = HttpServer::Start(busy, {});
   ASSERT_FALSE(second.ok());
-  EXPECT_EQ(second.error(),
-            "listen on " + busy + ": cannot bind (address in use or not local)");
+  EXPECT_EQ(second.error(), "listen on " + busy + ": cannot bind (address in use or not local)");
   EXPECT_EQ(ParseListenAddress("8080").ok(), false);
   EXPECT_EQ(ParseListenAddress("x:99999").error(),
             "address x:99999: port 99999 is not a number from 0 to 65535");

@@ -2,11 +2,11 @@
 // rules (prometheus/docs exposition_formats.md, text format 0.0.4): HELP and
 // TYPE lines, label escaping, cumulative histogram buckets with +Inf, _sum
 // and _count. promtool checks the same output in tests/cluster/driver_test.sh.
+#include "dra/metrics/registry.h"
+
 #include <gtest/gtest.h>
 
 #include <thread>
-
-#include "dra/metrics/registry.h"
 
 namespace dra::metrics {
 namespace {

@@ -127,8 +127,7 @@ class Plugin {
 // the plugin (exit 1). `stopping` runs before Stop, e.g. to end what
 // `started` began while the plugin still exists.
 int RunPlugin(Driver& driver, ClaimSource& claims, SlicePublisher& publisher,
-              const PluginOptions& options,
-              const std::function<Status(Plugin&)>& started = {},
+              const PluginOptions& options, const std::function<Status(Plugin&)>& started = {},
               const std::function<void()>& stopping = {});
 
 }  // namespace dra::driver
