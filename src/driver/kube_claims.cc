@@ -71,7 +71,8 @@ class KubeDeviceStatusWriter final : public DeviceStatusWriter {
                          std::string field_manager)
       : client_(std::move(client)),
         driver_name_(std::move(driver_name)),
-        field_manager_(field_manager.empty() ? driver_name_ : std::move(field_manager)) {}
+        field_manager_(field_manager.empty() ? std::string(driver_name_)
+                                             : std::move(field_manager)) {}
 
   Status Write(const std::string& namespace_, const std::string& name,
                const std::vector<api::AllocatedDeviceStatus>& devices) override;
