@@ -220,8 +220,8 @@ note "a publish the API server refuses is retried until the driver's input chang
 echo "gpu-2 unhealthy reject-me" > "$health"
 refused() { grep -q 'device taint value reject-me is refused' "$tmp/driver.log"; }
 wait_until 20 refused || fail "the refused publish was not reported"
-sleep 2
-[[ $(grep -c 'device taint value reject-me is refused' "$tmp/driver.log") -ge 2 ]] || fail "the refused publish was not retried"
+retried() { [[ $(grep -c 'device taint value reject-me is refused' "$tmp/driver.log") -ge 2 ]]; }
+wait_until 20 retried || fail "the refused publish was not retried"
 (($(metric 'dra_driver_publishes_total{result="error"}' || echo 0) >= 2)) || fail "publish errors are not counted"
 kubectl get events -n default --field-selector reason=FailedPublishResourceSlices -o jsonpath='{.items[0].message}' |
   grep -q 'reject-me is refused' || fail "no Event about the refused publish"
