@@ -72,6 +72,7 @@ struct ExampleFlags {
   bool print_slices = false;
   bool device_status = false;
   std::vector<std::string> inventory_slices;  // files or directories
+  driver::ControllerFlags controller;
 };
 
 // --inventory-slices: the driver's ResourceSlices from manifests. Slices of
@@ -106,7 +107,12 @@ int ReadInventorySlices(const std::vector<std::string>& paths, const std::string
 }
 
 int RunExample(ExampleFlags& flags) {
-  if (flags.print_slices) {
+  if (flags.controller.enabled && flags.inventory_slices.empty()) {
+    std::cerr << "error: --controller publishes the network-attached pools of --inventory-slices; "
+                 "give it\n";
+    return 2;
+  }
+  if (flags.print_slices || flags.controller.enabled) {
     DefaultNodeName(flags.plugin.options);
   } else if (int rc = CheckServingFlags(flags.plugin); rc != 0) {
     return rc;
@@ -142,6 +148,8 @@ int RunExample(ExampleFlags& flags) {
     return 2;
   }
   driver::example::ExampleDriver d(options);
+  if (flags.controller.enabled)
+    return driver::RunControllerFromFlags(d, flags.plugin, flags.controller);
   if (flags.print_slices) {
     if (!options.health_control_file.empty()) {
       if (Status s = d.ReloadHealthControl(); !s) {
@@ -204,6 +212,7 @@ void AddExample(CLI::App& parent, int& exit_code) {
   cmd->add_option("--health-control-file", flags->driver.health_control_file,
                   "File that marks GPUs unhealthy while the driver runs (see above)")
       ->envname("HEALTH_CONTROL_FILE");
+  driver::AddControllerFlags(*cmd, flags->controller);
   cmd->add_flag("--gpu-device-status", flags->device_status,
                 "Write each prepared device's attributes (uuid, model, driverVersion) into the "
                 "claim's status.devices[].data (Kubernetes mode)")

@@ -1,8 +1,10 @@
 #include "dra/driver/flags.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
+#include "dra/driver/controller.h"
 #include "dra/driver/kubernetes.h"
 #include "dra/kube/in_cluster.h"
 #include "dra/kube/kubeconfig.h"
@@ -208,6 +210,100 @@ int RunPluginFromFlags(Driver& driver, PluginFlags& flags) {
     for (auto& s : servers) s->Stop();
   };
   return RunPlugin(driver, *claims, *publisher, options, started, stopping);
+}
+
+void AddControllerFlags(CLI::App& app, ControllerFlags& flags) {
+  app.add_flag("--controller", flags.enabled,
+               "Run as the central controller publishing network-attached pools (no kubelet "
+               "plugin), with leader election among replicas");
+  app.add_flag("--leader-election,!--no-leader-election", flags.leader_election,
+               "controller: elect one publishing replica through a Lease")
+      ->capture_default_str();
+  app.add_option("--leader-election-namespace", flags.lease_namespace,
+                 "controller: namespace of the Lease (default $NAMESPACE, else default)")
+      ->envname("LEADER_ELECTION_NAMESPACE");
+  app.add_option("--leader-election-lease-name", flags.lease_name,
+                 "controller: name of the Lease (default the driver name)");
+  app.add_option("--leader-election-identity", flags.identity,
+                 "controller: this replica's identity (default the host name)")
+      ->envname("POD_NAME");
+  app.add_option("--leader-election-lease-duration", flags.lease_duration,
+                 "controller: how long a Lease is held without renewal")
+      ->capture_default_str();
+  app.add_option("--leader-election-renew-deadline", flags.renew_deadline,
+                 "controller: how long the leader retries renewing before giving up")
+      ->capture_default_str();
+  app.add_option("--leader-election-retry-period", flags.retry_period,
+                 "controller: how often candidates try to acquire or renew")
+      ->capture_default_str();
+}
+
+int RunControllerFromFlags(Driver& driver, PluginFlags& plugin, const ControllerFlags& flags) {
+  if (!KubernetesMode(plugin)) {
+    std::cerr << "error: --controller publishes through the Kubernetes API; it cannot be combined "
+                 "with --claims\n";
+    return 2;
+  }
+  ControllerOptions options;
+  options.driver_name = plugin.options.driver_name;
+  options.leader_election = flags.leader_election;
+  options.lease_name = flags.lease_name;
+  options.identity = flags.identity;
+  options.lease_namespace = flags.lease_namespace;
+  if (options.lease_namespace.empty()) {
+    const char* ns = std::getenv("NAMESPACE");
+    options.lease_namespace = ns != nullptr && *ns != '\0' ? ns : "default";
+  }
+  struct Timing {
+    const char* flag;
+    const std::string* text;
+    std::chrono::milliseconds* out;
+  };
+  for (const Timing& t :
+       {Timing{"--leader-election-lease-duration", &flags.lease_duration, &options.lease_duration},
+        Timing{"--leader-election-renew-deadline", &flags.renew_deadline, &options.renew_deadline},
+        Timing{"--leader-election-retry-period", &flags.retry_period, &options.retry_period}}) {
+    auto parsed = kube::ParseRequestTimeout(*t.text);
+    if (!parsed || parsed->count() == 0) {
+      std::cerr << "error: " << t.flag << " " << *t.text
+                << ": want a positive duration such as 15s or 500ms\n";
+      return 2;
+    }
+    *t.out = *parsed;
+  }
+  options.publish_resync_period =
+      std::chrono::milliseconds(static_cast<std::int64_t>(plugin.slice_resync_seconds * 1000));
+  auto client = NewClient(plugin);
+  if (!client) {
+    std::cerr << "dra controller: " << client.error() << "\n";
+    return 1;
+  }
+  KubeSlicePublisherOptions publish;
+  publish.driver_name = options.driver_name;
+  auto publisher = NewKubeSlicePublisher(*client, std::move(publish));
+  metrics::Registry registry;
+  options.metrics = &registry;
+  std::unique_ptr<metrics::HttpServer> server;
+  if (plugin.metrics_port >= 0) {
+    std::string host = plugin.bind_address.find(':') != std::string::npos
+                           ? "[" + plugin.bind_address + "]"
+                           : plugin.bind_address;
+    auto started = metrics::HttpServer::Start(
+        host + ":" + std::to_string(plugin.metrics_port),
+        {{"/metrics", [&registry] {
+            return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose()};
+          }}});
+    if (!started) {
+      std::cerr << "dra controller: " << started.error() << "\n";
+      return 1;
+    }
+    server = std::move(*started);
+    std::cerr << "dra controller: serving /metrics on " << (host.empty() ? "*" : host) << ":"
+              << server->port() << "\n";
+  }
+  int rc = RunController(driver, *publisher, *client, options);
+  if (server) server->Stop();
+  return rc;
 }
 
 }  // namespace dra::driver

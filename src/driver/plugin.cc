@@ -22,6 +22,7 @@
 #include "dra/driver/kubelet_client.h"
 #include "driver/claim_preparer.h"
 #include "driver/grpc_services.h"
+#include "driver/publishing_loop.h"
 #include "driver/sha256.h"
 
 namespace dra::driver {
@@ -83,74 +84,10 @@ class PluginImpl final : public Plugin, public DriverEvents {
 
   const PluginEndpoints& endpoints() const override { return endpoints_; }
 
-  Status PublishResources() override {
-    Status s = PublishOnce();
-    RecordPublish(s);
-    return s;
-  }
-
-  Status PublishOnce() {
-    std::lock_guard lock(publish_mu_);
-    auto inventory = driver_.Enumerate();
-    if (!inventory.ok()) return Error{"enumerate devices: " + inventory.error()};
-    auto existing = publisher_.List();
-    if (!existing.ok()) return Error{"list published resource slices: " + existing.error()};
-    auto slices =
-        BuildResourceSlices(options_.driver_name, SliceOwner{options_.node_name, options_.node_uid},
-                            *inventory, *existing);
-    if (!slices.ok()) return Error{"resource slices: " + slices.error()};
-    api::ValidationOptions validation;
-    for (int f = 0; f < static_cast<int>(api::Feature::kCount); ++f) {
-      validation.gates.Set(static_cast<api::Feature>(f), true);
-    }
-    for (const auto& slice : *slices) {
-      api::ResourceSlice named = slice;
-      if (named.metadata.name.empty()) named.metadata.name = named.metadata.generate_name + "x";
-      auto errors = api::ValidateResourceSlice(named, validation);
-      if (!errors.empty()) {
-        return Error{api::InvalidObjectMessage("ResourceSlice", api::kResourceGroup,
-                                               named.metadata.generate_name, errors)};
-      }
-    }
-    if (auto s = publisher_.Publish(*slices); !s.ok())
-      return Error{"publish resource slices: " + s.error()};
-    if (options_.metrics != nullptr) {
-      auto& devices =
-          options_.metrics->Gauge("dra_driver_published_devices",
-                                  "Devices in the published ResourceSlices, by pool", {"pool"});
-      devices.Clear();
-      for (const auto& slice : *slices) {
-        devices.Add({slice.spec.pool.name}, static_cast<double>(slice.spec.devices.size()));
-      }
-      options_.metrics
-          ->Gauge("dra_driver_published_slices", "ResourceSlices published by this plugin")
-          .Set({}, static_cast<double>(slices->size()));
-    }
-    return {};
-  }
-
-  void RecordPublish(const Status& s) {
-    {
-      std::lock_guard lock(publish_state_mu_);
-      publish_error_ = s.ok() ? std::string() : s.error();
-    }
-    if (options_.metrics == nullptr) return;
-    options_.metrics
-        ->Counter("dra_driver_publishes_total", "Attempts to publish ResourceSlices, by result",
-                  {"result"})
-        .Add({s.ok() ? "success" : "error"});
-    if (s.ok()) {
-      auto now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch());
-      options_.metrics
-          ->Gauge("dra_driver_last_publish_success_timestamp_seconds",
-                  "When ResourceSlices were last published successfully (Unix time)")
-          .Set({}, now.count());
-    }
-  }
+  Status PublishResources() override { return publishing_->PublishNow(); }
 
   std::string publish_error() const override {
-    std::lock_guard lock(publish_state_mu_);
-    return publish_error_;
+    return publishing_ ? publishing_->last_error() : std::string();
   }
 
   Status CheckLiveness() override {
@@ -178,11 +115,7 @@ class PluginImpl final : public Plugin, public DriverEvents {
   }
 
   void InventoryChanged() override {
-    {
-      std::lock_guard lock(worker_mu_);
-      republish_ = true;
-    }
-    worker_cv_.notify_all();
+    if (publishing_) publishing_->Changed();
   }
 
   void HealthChanged() override { health_.Changed(); }
@@ -201,12 +134,7 @@ class PluginImpl final : public Plugin, public DriverEvents {
     health_.Close();
     if (dra_server_) dra_server_->Shutdown(deadline);
     if (dra_server_) unlink(endpoints_.dra_socket.c_str());
-    {
-      std::lock_guard lock(worker_mu_);
-      worker_stop_ = true;
-    }
-    worker_cv_.notify_all();
-    if (worker_.joinable()) worker_.join();
+    if (publishing_) publishing_->Stop();
     if (driver_started_) driver_.Stop();
     {
       std::lock_guard lock(wait_mu_);
@@ -236,41 +164,6 @@ class PluginImpl final : public Plugin, public DriverEvents {
     return server;
   }
 
-  // Publishes on InventoryChanged, retries failures with exponential
-  // backoff and re-publishes every resync period. `failed` is whether the
-  // start-up publish failed.
-  void Work(bool failed) {
-    using Clock = std::chrono::steady_clock;
-    auto delay = options_.publish_retry_initial;
-    auto next = failed ? Clock::now() + delay : Clock::time_point::max();
-    if (!failed && options_.publish_resync_period.count() > 0) {
-      next = Clock::now() + options_.publish_resync_period;
-    }
-    std::unique_lock lock(worker_mu_);
-    while (true) {
-      worker_cv_.wait_until(lock, next, [&] { return worker_stop_ || republish_; });
-      if (worker_stop_) return;
-      bool changed = republish_;
-      if (!changed && Clock::now() < next) continue;
-      republish_ = false;
-      lock.unlock();
-      Status s = PublishResources();
-      lock.lock();
-      if (s.ok()) {
-        delay = options_.publish_retry_initial;
-        next = options_.publish_resync_period.count() > 0
-                   ? Clock::now() + options_.publish_resync_period
-                   : Clock::time_point::max();
-        continue;
-      }
-      if (changed) delay = options_.publish_retry_initial;
-      std::cerr << "dra driver: " << s.error() << " (retrying in "
-                << std::chrono::duration<double>(delay).count() << " s)\n";
-      next = Clock::now() + delay;
-      delay = std::min(delay * 2, options_.publish_retry_max);
-    }
-  }
-
   Driver& driver_;
   ClaimSource& claims_;
   SlicePublisher& publisher_;
@@ -284,14 +177,7 @@ class PluginImpl final : public Plugin, public DriverEvents {
   std::unique_ptr<grpc::Server> dra_server_;
   std::unique_ptr<grpc::Server> registration_server_;
   bool driver_started_ = false;
-  std::mutex publish_mu_;
-  mutable std::mutex publish_state_mu_;
-  std::string publish_error_;
-  std::thread worker_;
-  std::mutex worker_mu_;
-  std::condition_variable worker_cv_;
-  bool republish_ = false;
-  bool worker_stop_ = false;
+  std::unique_ptr<PublishingLoop> publishing_;
   std::mutex stop_mu_;
   std::mutex wait_mu_;
   std::condition_variable wait_cv_;
@@ -380,6 +266,14 @@ Status PluginImpl::Init() {
     });
   }
 
+  PublishingConfig publishing;
+  publishing.driver_name = options_.driver_name;
+  publishing.owner = SliceOwner{options_.node_name, options_.node_uid};
+  publishing.retry_initial = options_.publish_retry_initial;
+  publishing.retry_max = options_.publish_retry_max;
+  publishing.resync_period = options_.publish_resync_period;
+  publishing.metrics = options_.metrics;
+  publishing_ = std::make_unique<PublishingLoop>(driver_, publisher_, publishing);
   if (auto s = driver_.Start(*this); !s.ok()) return Error{"driver start: " + s.error()};
   driver_started_ = true;
   // A failed first publish does not stop the plugin: the worker retries it.
@@ -388,7 +282,7 @@ Status PluginImpl::Init() {
     std::cerr << "dra driver: " << published.error() << " (retrying in "
               << std::chrono::duration<double>(options_.publish_retry_initial).count() << " s)\n";
   }
-  worker_ = std::thread([this, failed = !published.ok()] { Work(failed); });
+  publishing_->Start(!published.ok());
 
   // The DRA endpoint is served before the registration socket appears.
   std::vector<grpc::Service*> services;

@@ -136,6 +136,12 @@ Result<std::vector<api::ResourceSlice>> BuildResourceSlices(
   std::vector<api::ResourceSlice> out;
   std::set<std::string> pool_names;
   for (const Pool& pool : inventory.pools) {
+    // A kubelet plugin serves the network-attached pools it can prepare, but
+    // their slices are the controller's to publish (controller.h).
+    if (!owner.node_name.empty() &&
+        (pool.node_selector || pool.all_nodes || pool.per_device_node_selection)) {
+      continue;
+    }
     std::string pool_name = pool.name.empty() ? owner.node_name : pool.name;
     if (pool_name.empty()) return Error{"a pool has no name and no node name is set"};
     if (!pool_names.insert(pool_name).second) return Error{"duplicate pool " + pool_name};
@@ -159,11 +165,21 @@ Result<std::vector<api::ResourceSlice>> BuildResourceSlices(
       desired.push_back(std::move(spec));
     }
     if (desired.empty()) desired.emplace_back();  // an empty pool still shows the driver runs
+    int placements = (pool.node_selector ? 1 : 0) + (pool.all_nodes ? 1 : 0) +
+                     (pool.per_device_node_selection ? 1 : 0);
+    if (owner.node_name.empty() && placements != 1) {
+      return Error{"pool " + pool_name +
+                   ": a network-attached pool needs exactly one of nodeSelector, allNodes and "
+                   "perDeviceNodeSelection"};
+    }
     for (auto& spec : desired) {
       spec.driver = driver_name;
       spec.pool.name = pool_name;
       spec.pool.resource_slice_count = static_cast<std::int64_t>(desired.size());
       if (!owner.node_name.empty()) spec.node_name = owner.node_name;
+      spec.node_selector = pool.node_selector;
+      if (pool.all_nodes) spec.all_nodes = true;
+      if (pool.per_device_node_selection) spec.per_device_node_selection = true;
     }
 
     // Match existing slices of the pool's current generation by index.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the real Kubernetes control plane that cluster tests run on
 # (docs/CLUSTER.md): etcd, kube-apiserver, kube-scheduler,
-# kube-controller-manager, kubectl, hollow-kubelet and the testcluster
-# supervisor, all from the Go module interop/cluster (k8s.io/kubernetes
+# kube-controller-manager, kubectl, hollow-kubelet, the testcluster
+# supervisor and upstream's DRA e2e test driver (dra-test-driver, the driver
+# SDK's peer), all from the Go module interop/cluster (k8s.io/kubernetes
 # v1.37.2 from the Go module proxy).
 #   build.sh [SOURCE_DIR]
 # Module downloads and compile results are cached under
@@ -28,7 +29,7 @@ mod=$src/interop/cluster
 mkdir -p "$bin"
 
 version=v1.37.2
-binaries=(etcd kube-apiserver kube-scheduler kube-controller-manager kubectl hollow-kubelet testcluster)
+binaries=(etcd kube-apiserver kube-scheduler kube-controller-manager kubectl hollow-kubelet testcluster dra-test-driver)
 stamp=$( (go version; cd "$mod" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum) | sha256sum | cut -d' ' -f1)
 missing=0
 for b in "${binaries[@]}"; do [[ -x $bin/$b ]] || missing=1; done
@@ -50,6 +51,7 @@ rm -f "$bin/.stamp"
 if ! (cd "$mod" && nice -n "${DRA_CLUSTER_NICE:-10}" go build -ldflags "$ldflags" -o "$bin/" \
       k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-scheduler \
       k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kubectl \
+      k8s.io/kubernetes/test/e2e/dra/test-driver \
       ./cmd/etcd ./cmd/hollow-kubelet ./cmd/testcluster); then
   echo "FAILED: building interop/cluster (needs the Go module proxy on the first run)"
   exit 1

@@ -7,7 +7,8 @@
 # device IDs to the (fake) container runtime. Then: health taints and their
 # recovery, slices deleted by someone else, a publish the API server refuses,
 # kill -9 of the driver, a kubelet restart, a node "reboot" (CDI directory
-# wiped), a rolling update with two driver instances, and metrics.
+# wiped), a rolling update with two driver instances, metrics, and
+# network-attached devices published by a leader-elected controller.
 #   driver_test.sh SOURCE_DIR DRA_PROGRAM
 # Exit 77 (ctest: skipped) when the cluster binaries are not built.
 set -uo pipefail
@@ -21,8 +22,11 @@ second_pid=
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 note() { echo "--- $*"; }
+ctrl_a=
+ctrl_b=
+net_plugin=
 cleanup() {
-  for p in $driver_pid $second_pid; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
+  for p in $driver_pid $second_pid $ctrl_a $ctrl_b $net_plugin; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
   cluster_down
   if [[ $failures -eq 0 ]]; then rm -rf "$tmp"; else echo "kept $tmp (cluster logs in $tmp/cluster/logs)"; fi
 }
@@ -282,10 +286,96 @@ wait_until 60 no_claims || fail "claims left: $(kubectl get resourceclaims -o na
 no_specs() { [[ -z $(ls "$cdi") ]]; }
 wait_until 30 no_specs || fail "CDI specs left: $(ls "$cdi")"
 
+note "network-attached devices: a controller with leader election publishes, a node plugin prepares"
+cat > "$tmp/net.yaml" << 'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: fabric}
+spec:
+  driver: net.example.com
+  allNodes: true
+  pool: {name: fabric, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: link-0
+  - name: link-1
+YAML
+# start_controller IDENTITY: a replica of the central controller.
+start_controller() {
+  "$dra" driver example --controller --driver-name net.example.com --inventory-slices "$tmp/net.yaml" \
+    --kubeconfig "$KUBECONFIG" --leader-election-namespace default --leader-election-identity "$1" \
+    --leader-election-lease-duration 3s --leader-election-renew-deadline 2s \
+    --leader-election-retry-period 500ms --slice-resync-seconds 2 >> "$tmp/controller-$1.log" 2>&1 7>&- 8<&- &
+}
+start_controller ctrl-a
+ctrl_a=$!
+start_controller ctrl-b
+ctrl_b=$!
+net_slices() {
+  kubectl get resourceslices --field-selector spec.driver=net.example.com \
+    -o jsonpath='{range .items[*]}{.spec.allNodes}/{.spec.nodeName}/{.spec.pool.generation}/{range .spec.devices[*]}{.name},{end} {end}'
+}
+published_net() { [[ $(net_slices) == "true//1/link-0,link-1, " ]]; }
+wait_until 30 published_net || fail "the controller did not publish the network pool: $(net_slices)"
+holder() { kubectl get lease -n default net-example-com -o jsonpath='{.spec.holderIdentity}' 2> /dev/null; }
+leader=$(holder)
+[[ $leader == ctrl-a || $leader == ctrl-b ]] || fail "Lease holder is '$leader'"
+"$dra" driver example --driver-name net.example.com --node-name node-1 --inventory-slices "$tmp/net.yaml" \
+  --kubeconfig "$KUBECONFIG" --cdi-root "$cdi" --kubelet-registrar-directory-path "$root/plugins_registry" \
+  --kubelet-plugins-directory-path "$root/plugins" >> "$tmp/net-plugin.log" 2>&1 7>&- 8<&- &
+net_plugin=$!
+kubectl create -f - > /dev/null << 'YAML' || fail "create the network claim and pod"
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: net.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "net.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: link, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: link
+      exactly: {deviceClassName: net.example.com}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: net-pod, namespace: default}
+spec:
+  resourceClaims:
+  - {name: link, resourceClaimName: link}
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      claims: [{name: link}]
+YAML
+wait_until 90 is_running net-pod || fail "net-pod is $(pod_phase net-pod): $(tail -3 "$tmp/net-plugin.log")"
+[[ $(kubectl get resourceclaim link -o jsonpath='{.status.allocation.devices.results[0].pool}') == fabric ]] ||
+  fail "the claim was not allocated from the network pool"
+[[ -z $(kubectl get resourceslices --field-selector spec.driver=net.example.com,spec.nodeName=node-1 -o name) ]] ||
+  fail "the node plugin published the network pool itself"
+# The leader stops (and releases the Lease): the other replica takes over
+# without rewriting the slices, and keeps them published.
+if [[ $leader == ctrl-a ]]; then kill "$ctrl_a"; wait "$ctrl_a"; ctrl_a=; else kill "$ctrl_b"; wait "$ctrl_b"; ctrl_b=; fi
+other=ctrl-b
+[[ $leader == ctrl-b ]] && other=ctrl-a
+took_over() { [[ $(holder) == "$other" ]] && grep -q 'published the pools of net.example.com' "$tmp/controller-$other.log"; }
+wait_until 30 took_over || fail "$other did not take over the Lease: holder $(holder)"
+published_net || fail "the network pool changed on the handover: $(net_slices)"
+kubectl delete resourceslices --field-selector spec.driver=net.example.com > /dev/null
+wait_until 20 published_net || fail "the new leader did not restore the network pool: $(net_slices)"
+kubectl delete pod net-pod --wait=true > /dev/null
+kubectl delete resourceclaim link > /dev/null
+for p in $ctrl_a $ctrl_b $net_plugin; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
+[[ -z $(holder) ]] || fail "the last replica did not release the Lease: $(holder)"
+
 if [[ $failures -ne 0 ]]; then
   echo "--- driver log"
   tail -30 "$tmp/driver.log"
   echo "$failures failure(s)"
   exit 1
 fi
-echo "driver example in a real cluster: publish, schedule, prepare, CDI, device status, health taints, restore, refused publish retried, kill -9, kubelet restart, reboot, rolling update, unprepare"
+echo "driver example in a real cluster: publish, schedule, prepare, CDI, device status, health taints, restore, refused publish retried, kill -9, kubelet restart, reboot, rolling update, unprepare; network-attached pools from a leader-elected controller"

@@ -131,6 +131,37 @@ TEST(SdkSlices, CountersGetTheirOwnSlice) {
   EXPECT_FALSE(BuildResourceSlices("gpu.example.com", {"node-1", ""}, dup, {}).ok());
 }
 
+TEST(SdkSlices, NetworkAttachedPoolsBelongToTheController) {
+  Inventory inv = WithDevices(2);
+  inv.pools[0].name = "fabric";
+  inv.pools[0].all_nodes = true;
+  // The controller (no node): allNodes, no spec.nodeName, no node in the name.
+  auto slices = BuildResourceSlices("net.example.com", {"", ""}, inv, {});
+  ASSERT_TRUE(slices.ok()) << slices.error();
+  ASSERT_EQ(slices->size(), 1u);
+  EXPECT_EQ((*slices)[0].spec.all_nodes, true);
+  EXPECT_FALSE((*slices)[0].spec.node_name.has_value());
+  EXPECT_EQ((*slices)[0].metadata.generate_name, "00000-net.example.com-");
+  EXPECT_TRUE((*slices)[0].metadata.owner_references.empty());
+  std::vector<api::ResourceSlice> named = *slices;
+  named[0].metadata.name = named[0].metadata.generate_name + "abcde";
+  ExpectValid(named);
+  // A kubelet plugin leaves such a pool to the controller.
+  auto node_local = BuildResourceSlices("net.example.com", {"node-1", "uid"}, inv, {});
+  ASSERT_TRUE(node_local.ok());
+  EXPECT_TRUE(node_local->empty());
+  // The controller needs exactly one placement per pool.
+  inv.pools[0].all_nodes = false;
+  auto none = BuildResourceSlices("net.example.com", {"", ""}, inv, {});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error(),
+            "pool fabric: a network-attached pool needs exactly one of nodeSelector, allNodes and "
+            "perDeviceNodeSelection");
+  inv.pools[0].all_nodes = true;
+  inv.pools[0].per_device_node_selection = true;
+  EXPECT_FALSE(BuildResourceSlices("net.example.com", {"", ""}, inv, {}).ok());
+}
+
 TEST(SdkSlices, GenerationRules) {
   std::ostringstream out;
   auto p = NewStreamSlicePublisher(out);

@@ -41,6 +41,15 @@ struct Pool {
   std::vector<std::vector<std::size_t>> slices;
   // 0 = let the SDK manage the generation (normal); a larger value forces it.
   std::int64_t generation = 0;
+  // Network-attached pools (published by a Controller, controller.h): which
+  // nodes reach the devices. Exactly one of these is set for such a pool
+  // (per-device selection: each device sets nodeName, nodeSelector or
+  // allNodes); a node-local plugin's pools set none and get spec.nodeName.
+  // A kubelet plugin's Enumerate may include network-attached pools (it
+  // prepares their devices); it does not publish them, the controller does.
+  std::optional<api::NodeSelector> node_selector;
+  bool all_nodes = false;
+  bool per_device_node_selection = false;
 };
 
 struct Inventory {

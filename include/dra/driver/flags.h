@@ -51,6 +51,30 @@ struct PluginFlags {
   bool write_device_status = false;
 };
 
+// The central controller of network-attached pools (controller.h):
+//   --controller                     --leader-election (default true)
+//   --leader-election-namespace (LEADER_ELECTION_NAMESPACE; default $NAMESPACE, else "default")
+//   --leader-election-lease-name     --leader-election-identity (POD_NAME)
+//   --leader-election-lease-duration, --leader-election-renew-deadline,
+//   --leader-election-retry-period   (Go durations; 15s, 10s, 5s)
+struct ControllerFlags {
+  bool enabled = false;
+  bool leader_election = true;
+  std::string lease_namespace;
+  std::string lease_name;
+  std::string identity;
+  std::string lease_duration = "15s";
+  std::string renew_deadline = "10s";
+  std::string retry_period = "5s";
+};
+
+void AddControllerFlags(CLI::App& app, ControllerFlags& flags);
+
+// Runs `driver` as the controller (RunController) in Kubernetes mode with the
+// connection, metrics and resync flags of `plugin`; --node-name and the
+// kubelet paths are not used. Bad flags: exit status 2.
+int RunControllerFromFlags(Driver& driver, PluginFlags& plugin, const ControllerFlags& flags);
+
 // Kubernetes mode: whether no --claims file was given.
 inline bool KubernetesMode(const PluginFlags& flags) { return flags.claims_path.empty(); }
 

@@ -39,6 +39,11 @@ Result<Inventory> InventoryFromSlices(const std::vector<api::ResourceSlice>& sli
       inventory.pools.back().name = name;
     }
     Pool& pool = inventory.pools[it->second];
+    // Where the devices are reachable, for a controller publishing
+    // network-attached pools (a node-local plugin rejects these).
+    if (s.spec.node_selector) pool.node_selector = s.spec.node_selector;
+    if (s.spec.all_nodes.value_or(false)) pool.all_nodes = true;
+    if (s.spec.per_device_node_selection.value_or(false)) pool.per_device_node_selection = true;
     for (const api::CounterSet& c : s.spec.shared_counters) {
       if (!counter_sets[name].insert(c.name).second) {
         return Error{"pool " + name + ": counter set " + c.name + " is defined twice"};
