@@ -7,8 +7,9 @@
 # device IDs to the (fake) container runtime. Then: health taints and their
 # recovery, slices deleted by someone else, a publish the API server refuses,
 # kill -9 of the driver, a kubelet restart, a node "reboot" (CDI directory
-# wiped), a rolling update with two driver instances, metrics, and
-# network-attached devices published by a leader-elected controller.
+# wiped), a rolling update with two driver instances, metrics, MIG-style
+# partitions, a GPU shared through consumable capacity, and network-attached
+# devices published by a leader-elected controller.
 #   driver_test.sh SOURCE_DIR DRA_PROGRAM
 # Exit 77 (ctest: skipped) when the cluster binaries are not built.
 set -uo pipefail
@@ -286,6 +287,109 @@ wait_until 60 no_claims || fail "claims left: $(kubectl get resourceclaims -o na
 no_specs() { [[ -z $(ls "$cdi") ]]; }
 wait_until 30 no_specs || fail "CDI specs left: $(ls "$cdi")"
 
+# restart_driver MODE_FLAGS...: the node's driver again, one GPU, another mode.
+restart_driver() {
+  for p in $driver_pid $second_pid; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
+  second_pid=
+  "$dra" driver example --kubeconfig "$driver_kubeconfig" --node-name node-1 --num-devices 1 "$@" \
+    --cdi-root "$cdi" --kubelet-registrar-directory-path "$root/plugins_registry" \
+    --kubelet-plugins-directory-path "$root/plugins" --pod-uid uid-c >> "$tmp/driver.log" 2>&1 7>&- 8<&- &
+  driver_pid=$!
+}
+# make_pod_with POD TEMPLATE
+make_pod_with() {
+  kubectl create -f - > /dev/null << YAML
+apiVersion: v1
+kind: Pod
+metadata: {name: $1, namespace: default}
+spec:
+  resourceClaims:
+  - {name: gpu, resourceClaimTemplateName: $2}
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      claims: [{name: gpu}]
+YAML
+}
+is_pending() { [[ $(pod_phase "$1") == Pending && -z $(kubectl get pod "$1" -o jsonpath='{.spec.nodeName}') ]]; }
+
+note "MIG-style partitions: two pods on partitions of one GPU; the whole GPU is then not free"
+restart_driver --mig-partitions
+has_mig() { slice_devices | grep -q 'gpu-0-mig-1g10gb'; }
+wait_until 30 has_mig || fail "no partitions published: $(slice_devices)"
+kubectl create -f - > /dev/null << 'YAML' || fail "create the partition templates"
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: mig-1g, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel: {expression: 'device.attributes["gpu.example.com"].type == "mig" && device.attributes["gpu.example.com"].profile == "1g.10gb"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: whole-gpu, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel: {expression: 'device.attributes["gpu.example.com"].type == "gpu"'}
+YAML
+make_pod_with mig-a mig-1g
+make_pod_with mig-b mig-1g
+for p in mig-a mig-b; do wait_until 90 is_running "$p" || fail "$p is $(pod_phase "$p")"; done
+da=$(claim_device "$(pod_claim mig-a)")
+db=$(claim_device "$(pod_claim mig-b)")
+[[ $da == gpu-0-mig-1g10gb-* && $db == gpu-0-mig-1g10gb-* && $da != "$db" ]] || fail "partitions: $da, $db"
+make_pod_with whole whole-gpu
+sleep 3
+is_pending whole || fail "the whole GPU was allocated while partitions of it are in use"
+kubectl delete pods mig-a mig-b --wait=true > /dev/null
+wait_until 60 is_running whole || fail "the whole GPU was not allocated once its partitions were free"
+kubectl delete pod whole --wait=true > /dev/null
+
+note "a shared GPU (consumable capacity): four pods with 20Gi each on one GPU, a fifth waits"
+restart_driver --gpu-allow-multiple-allocations
+shared() { [[ $(slice_devices) == "gpu-0 " ]]; }
+wait_until 30 shared || fail "the shared GPU was not published: $(slice_devices)"
+kubectl create -f - > /dev/null << 'YAML' || fail "create the shared template"
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpu-20g, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          capacity:
+            requests: {memory: 20Gi}
+YAML
+for i in 1 2 3 4 5; do make_pod_with "share-$i" gpu-20g; done
+running_shares() { kubectl get pods -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' | grep -c '^Running$'; }
+four_running() { [[ $(running_shares) -eq 4 ]]; }
+wait_until 90 four_running || fail "$(running_shares) pods share the GPU, not 4"
+sleep 2
+[[ $(running_shares) -eq 4 ]] || fail "$(running_shares) pods share the GPU after a while, not 4"
+shares=$(for i in 1 2 3 4 5; do kubectl get resourceclaim "$(pod_claim "share-$i")" -o jsonpath='{.status.allocation.devices.results[0].shareID}' 2> /dev/null; echo; done | sort -u | grep -c .)
+[[ $shares -eq 4 ]] || fail "$shares distinct share IDs, not 4"
+grep -q 'pod="default/share-[0-9]" container="c" cdiDevices=\["k8s.gpu.example.com/claim=[0-9a-f-]*-gpu-0-[0-9a-f-]*"\]' "$kubelet_log" ||
+  fail "the CDI device of a shared GPU does not carry the share ID"
+kubectl delete pods --all --wait=true > /dev/null
+wait_until 60 no_claims || fail "claims left after the shared pods: $(kubectl get resourceclaims -o name)"
+wait_until 30 no_specs || fail "CDI specs left after the shared pods: $(ls "$cdi")"
+
 note "network-attached devices: a controller with leader election publishes, a node plugin prepares"
 cat > "$tmp/net.yaml" << 'YAML'
 apiVersion: resource.k8s.io/v1
@@ -378,4 +482,4 @@ if [[ $failures -ne 0 ]]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "driver example in a real cluster: publish, schedule, prepare, CDI, device status, health taints, restore, refused publish retried, kill -9, kubelet restart, reboot, rolling update, unprepare; network-attached pools from a leader-elected controller"
+echo "driver example in a real cluster: publish, schedule, prepare, CDI, device status, health taints, restore, refused publish retried, kill -9, kubelet restart, reboot, rolling update, unprepare, partitions, shared GPU; network-attached pools from a leader-elected controller"
