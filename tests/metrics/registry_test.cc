@@ -63,7 +63,8 @@ TEST(Registry, CollectorsRunBeforeEachExposeAndClearDropsSeries) {
   int round = 0;
   r.AddCollector([&] {
     g.Clear();
-    g.Set({"pool-" + std::to_string(++round)}, round);
+    ++round;
+    g.Set({"pool-" + std::to_string(round)}, round);
   });
   EXPECT_NE(r.Expose().find("pools{pool=\"pool-1\"} 1\n"), std::string::npos);
   std::string second = r.Expose();
