@@ -21,8 +21,9 @@
 //       [--claims 100] [--devices 1024] [--publish-timeout 60] [--qps 50 --burst 100]
 //
 // Both drivers get the same API client budget: --qps/--burst (default 50/100,
-// the test driver's own defaults) are passed to ours as --kube-api-qps and
-// --kube-api-burst and to the test driver as --kube-api-qps/--kube-api-burst.
+// the test driver's own defaults) are passed to both as --kube-api-qps and
+// --kube-api-burst. --qps 0 passes neither: each driver's own default (ours
+// 5/10, client-go's; the test driver 50/100).
 // Exit status: 0 when every round of both drivers completed, 1 otherwise,
 // 77 when the cluster binaries are missing.
 #include <fcntl.h>
@@ -263,47 +264,43 @@ std::string Num(double x) {
   return o.str();
 }
 
+// The API client flags: --qps/--burst for both, or none (each driver's own
+// default: ours 5/10 as client-go's, the test driver 50/100) with --qps 0.
+void AddClientFlags(const Bench& b, std::vector<std::string>& argv) {
+  if (b.qps == 0) return;
+  argv.insert(argv.end(),
+              {"--kube-api-qps", Num(b.qps), "--kube-api-burst", std::to_string(b.burst)});
+}
+
 std::vector<std::string> OursArgv(const Bench& b, const std::string& dir) {
-  return {b.dra,
-          "driver",
-          "example",
-          "--kubeconfig",
-          b.kubeconfig,
-          "--node-name",
-          kNode,
-          "--num-devices",
-          std::to_string(b.devices),
-          "--cdi-root",
-          dir + "/cdi",
-          "--kubelet-registrar-directory-path",
-          dir + "/registry",
-          "--kubelet-plugins-directory-path",
-          dir + "/plugins",
-          "--kube-api-qps",
-          Num(b.qps),
-          "--kube-api-burst",
-          std::to_string(b.burst)};
+  std::vector<std::string> argv = {b.dra,
+                                   "driver",
+                                   "example",
+                                   "--kubeconfig",
+                                   b.kubeconfig,
+                                   "--node-name",
+                                   kNode,
+                                   "--num-devices",
+                                   std::to_string(b.devices),
+                                   "--cdi-root",
+                                   dir + "/cdi",
+                                   "--kubelet-registrar-directory-path",
+                                   dir + "/registry",
+                                   "--kubelet-plugins-directory-path",
+                                   dir + "/plugins"};
+  AddClientFlags(b, argv);
+  return argv;
 }
 
 std::vector<std::string> UpstreamArgv(const Bench& b, const std::string& dir) {
-  return {b.test_driver,
-          "--kubeconfig",
-          b.kubeconfig,
-          "--kube-api-qps",
-          Num(b.qps),
-          "--kube-api-burst",
-          std::to_string(b.burst),
-          "kubelet-plugin",
-          "--node-name",
-          kNode,
-          "--num-devices",
-          std::to_string(b.devices),
-          "--plugin-registration-path",
-          dir + "/registry",
-          "--datadir",
-          dir + "/plugins",
-          "--cdi-dir",
-          dir + "/cdi"};
+  // Global flags first, then the subcommand's.
+  std::vector<std::string> argv = {b.test_driver, "--kubeconfig", b.kubeconfig};
+  AddClientFlags(b, argv);
+  argv.insert(argv.end(),
+              {"kubelet-plugin", "--node-name", kNode, "--num-devices", std::to_string(b.devices),
+               "--plugin-registration-path", dir + "/registry", "--datadir", dir + "/plugins",
+               "--cdi-dir", dir + "/cdi"});
+  return argv;
 }
 
 struct RoundResult {
@@ -798,8 +795,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::string root = tmpl;
-  std::printf("kube-apiserver v1.37.2 at %s; %d claims, %d devices, API client qps %s burst %d\n",
-              cluster->server().c_str(), b.claims, b.devices, Num(b.qps).c_str(), b.burst);
+  std::printf("kube-apiserver v1.37.2 at %s; %d claims, %d devices, drivers' API client %s\n",
+              cluster->server().c_str(), b.claims, b.devices,
+              b.qps == 0 ? "at each one's default (ours qps 5 burst 10, upstream qps 50 burst 100)"
+                         : ("qps " + Num(b.qps) + " burst " + std::to_string(b.burst)).c_str());
   std::printf("ours:     %s\nupstream: %s\n", b.dra.c_str(), b.test_driver.c_str());
   std::fflush(stdout);
 

@@ -510,7 +510,7 @@ std::string TransientSpecFileName(std::string_view kind, std::string_view transi
 }
 
 Status WriteFileAtomic(const std::string& dir, const std::string& name, std::string_view contents,
-                       unsigned mode) {
+                       unsigned mode, Durability durability) {
   // ".<name>.<random>.tmp": never ends in .json/.yaml, so a CDI cache scan
   // cannot pick it up half-written.
   std::string tmpl = dir + "/." + name + ".XXXXXX.tmp";
@@ -532,7 +532,7 @@ Status WriteFileAtomic(const std::string& dir, const std::string& name, std::str
     }
     done += static_cast<std::size_t>(n);
   }
-  if (fsync(fd) != 0) return fail("fsync");
+  if (durability == Durability::kDisk && fsync(fd) != 0) return fail("fsync");
   if (close(fd) != 0) {
     fd = -1;
     return fail("close");
@@ -540,6 +540,7 @@ Status WriteFileAtomic(const std::string& dir, const std::string& name, std::str
   fd = -1;
   std::string final_path = dir + "/" + name;
   if (rename(tmpl.c_str(), final_path.c_str()) != 0) return fail("rename to " + final_path + ":");
+  if (durability == Durability::kCache) return {};
   int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     fsync(dfd);
@@ -548,11 +549,12 @@ Status WriteFileAtomic(const std::string& dir, const std::string& name, std::str
   return {};
 }
 
-Status RemoveFile(const std::string& dir, const std::string& name) {
+Status RemoveFile(const std::string& dir, const std::string& name, Durability durability) {
   std::string path = dir + "/" + name;
   if (unlink(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) {
     return Error{"remove " + path + ": " + std::strerror(errno)};
   }
+  if (durability == Durability::kCache) return {};
   int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     fsync(dfd);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -214,7 +215,29 @@ Result<ClaimRecords> Checkpoint::Decode(std::string_view text, const std::string
   return records;
 }
 
+std::optional<Checkpoint::FileId> Checkpoint::Identify(int& error) const {
+  struct stat st {};
+  if (stat(path_.c_str(), &st) != 0) {
+    error = errno;
+    return std::nullopt;
+  }
+  error = 0;
+  return FileId{st.st_dev, st.st_ino, st.st_size,
+                st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec,
+                st.st_ctim.tv_sec * 1'000'000'000LL + st.st_ctim.tv_nsec};
+}
+
 Result<ClaimRecords> Checkpoint::Load() const {
+  int error = 0;
+  std::optional<FileId> id = Identify(error);
+  if (!id) {
+    if (error == ENOENT) return ClaimRecords{};
+    return Error{"read " + path_ + ": " + std::strerror(error)};
+  }
+  {
+    std::lock_guard lock(cache_mu_);
+    if (cache_ && cache_->id == *id) return cache_->records;
+  }
   std::ifstream in(path_, std::ios::binary);
   if (!in) {
     if (errno == ENOENT) return ClaimRecords{};
@@ -222,32 +245,86 @@ Result<ClaimRecords> Checkpoint::Load() const {
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return Decode(buffer.str(), path_);
+  auto records = Decode(buffer.str(), path_);
+  if (records.ok()) {
+    // Cached under the identity seen before reading: if the file was
+    // replaced in between, the next Load sees another identity and reads it.
+    std::lock_guard lock(cache_mu_);
+    cache_ = Cached{*id, *records};
+  }
+  return records;
 }
 
 Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change) {
-  std::lock_guard lock(mu_);
+  Pending mine;
+  mine.change = &change;
+  std::unique_lock lock(queue_mu_);
+  queue_.push_back(&mine);
+  queue_cv_.wait(lock, [&] { return mine.done || !committing_; });
+  if (mine.done) return mine.status;
+  // No commit is running: this thread commits everything queued so far.
+  committing_ = true;
+  std::vector<Pending*> batch;
+  batch.swap(queue_);
+  lock.unlock();
+  Commit(batch);
+  lock.lock();
+  committing_ = false;
+  for (Pending* p : batch) p->done = true;
+  queue_cv_.notify_all();
+  return mine.status;
+}
+
+void Checkpoint::Commit(const std::vector<Pending*>& batch) {
+  auto fail_all = [&](const std::string& message) {
+    for (Pending* p : batch) p->status = Error{message};
+  };
   std::string lock_path = path_ + ".lock";
   int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return Error{"open " + lock_path + ": " + std::strerror(errno)};
+  if (fd < 0) return fail_all("open " + lock_path + ": " + std::strerror(errno));
   while (flock(fd, LOCK_EX) != 0) {
     if (errno != EINTR) {
       int err = errno;
       close(fd);
-      return Error{"lock " + lock_path + ": " + std::strerror(err)};
+      return fail_all("lock " + lock_path + ": " + std::strerror(err));
     }
   }
-  Status result = [&]() -> Status {
-    auto records = Load();
-    if (!records.ok()) return Error{records.error()};
-    if (auto s = change(*records); !s.ok()) return s;
+  auto records = Load();
+  if (!records.ok()) {
+    close(fd);
+    return fail_all(records.error());
+  }
+  bool changed = false;
+  for (Pending* p : batch) {
+    // Each change sees the records as the ones before it left them (a
+    // change that fails leaves them as it found them: Update's contract).
+    p->status = (*p->change)(*records);
+    changed = changed || p->status.ok();
+  }
+  if (changed) {
     auto slash = path_.rfind('/');
     std::string dir = slash == std::string::npos ? "." : path_.substr(0, slash);
     std::string name = slash == std::string::npos ? path_ : path_.substr(slash + 1);
-    return cdi::WriteFileAtomic(dir, name, Encode(*records), 0600);
-  }();
+    Status written = cdi::WriteFileAtomic(dir, name, Encode(*records), 0600);
+    if (!written.ok()) {
+      for (Pending* p : batch) {
+        if (p->status.ok()) p->status = written;
+      }
+      std::lock_guard lock(cache_mu_);
+      cache_.reset();
+    } else {
+      // Still under the flock: nobody else can have written since.
+      int error = 0;
+      std::optional<FileId> id = Identify(error);
+      std::lock_guard lock(cache_mu_);
+      if (id) {
+        cache_ = Cached{*id, std::move(*records)};
+      } else {
+        cache_.reset();
+      }
+    }
+  }
   close(fd);  // releases the flock
-  return result;
 }
 
 }  // namespace dra::driver

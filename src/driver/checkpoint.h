@@ -10,6 +10,9 @@
 // mismatch is reported as corruption, never silently dropped.
 #pragma once
 
+#include <sys/types.h>
+
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -55,11 +58,20 @@ class Checkpoint {
   explicit Checkpoint(std::string path);
 
   const std::string& path() const { return path_; }
-  // The current records (empty when no file exists yet).
+  // The current records (empty when no file exists yet). The last records
+  // read or written are kept in memory with the file's identity (device,
+  // inode, size, modification and change times) and returned while it is
+  // unchanged, so repeated loads do not parse the file; a write by another
+  // instance changes the identity.
   Result<ClaimRecords> Load() const;
-  // Read-modify-write under an in-process mutex and an exclusive flock on
-  // "<path>.lock", so plugin instances sharing the directory never lose an
-  // update. `change` returning an error leaves the file unchanged.
+  // Read-modify-write under an exclusive flock on "<path>.lock", so plugin
+  // instances sharing the directory never lose an update. A `change` that
+  // returns an error must leave the records as it found them; it is then
+  // not written. Concurrent calls are committed
+  // together (group commit): one thread applies every change queued so far,
+  // in arrival order, to one read of the file and writes it once, so a burst
+  // of prepares costs a few fsyncs rather than two each. Returns when this
+  // call's change is on disk (or failed).
   Status Update(const std::function<Status(ClaimRecords&)>& change);
 
   // Serialization for tests.
@@ -67,8 +79,36 @@ class Checkpoint {
   static Result<ClaimRecords> Decode(std::string_view text, const std::string& where);
 
  private:
+  struct Pending {
+    const std::function<Status(ClaimRecords&)>* change = nullptr;
+    Status status;
+    bool done = false;  // guarded by queue_mu_
+  };
+  // Applies `batch` to the file under its flock and writes it once.
+  void Commit(const std::vector<Pending*>& batch);
+
+  struct FileId {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    long long mtime_ns;
+    long long ctime_ns;
+    bool operator==(const FileId&) const = default;
+  };
+  struct Cached {
+    FileId id;
+    ClaimRecords records;
+  };
+  // The file's identity; nullopt with `error` set when stat fails.
+  std::optional<FileId> Identify(int& error) const;
+
   std::string path_;
-  mutable std::mutex mu_;
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_;
+  std::vector<Pending*> queue_;  // guarded by queue_mu_
+  bool committing_ = false;      // guarded by queue_mu_
+  mutable std::mutex cache_mu_;
+  mutable std::optional<Cached> cache_;  // guarded by cache_mu_
 };
 
 }  // namespace dra::driver

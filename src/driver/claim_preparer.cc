@@ -20,6 +20,12 @@ namespace {
 
 std::string BaseRequest(const std::string& request) { return request.substr(0, request.find('/')); }
 
+// Claim CDI specs need not survive a power loss by themselves: the
+// checkpoint (written durably) holds each one's exact content, and start-up
+// rewrites missing or damaged ones before the kubelet asks again. Skipping
+// their fsyncs keeps them off the prepare's critical path.
+constexpr cdi::Durability kSpecDurability = cdi::Durability::kCache;
+
 std::string ClaimLabel(const ClaimRef& c) { return "ResourceClaim " + c.namespace_ + "/" + c.name; }
 
 bool FileHasContent(const std::string& path, const std::string& content) {
@@ -138,10 +144,19 @@ std::string ClaimPreparer::SpecFilePrefix() const {
   return name.substr(0, name.size() - std::string_view(".json").size());
 }
 
-std::string ClaimPreparer::RollBack(const ClaimRecord& record) {
-  if (auto s = driver_.Unprepare(ToUnprepare(record)); !s.ok()) return "unprepare: " + s.error();
+std::string ClaimPreparer::RollBack(const ClaimRecord& record, bool lock_driver) {
+  // Only the driver's call is serialized; the spec removal and the record's
+  // erasure (committed together with other claims') run outside the lock.
+  Status unprepared = [&]() -> Status {
+    if (!lock_driver) return driver_.Unprepare(ToUnprepare(record));
+    CallLock lock(*this);
+    if (!lock.error().empty()) return Error{lock.error()};
+    return driver_.Unprepare(ToUnprepare(record));
+  }();
+  if (!unprepared.ok()) return "unprepare: " + unprepared.error();
   if (!record.cdi_spec_file.empty()) {
-    if (auto s = cdi::RemoveFile(config_.cdi_root, record.cdi_spec_file); !s.ok()) {
+    if (auto s = cdi::RemoveFile(config_.cdi_root, record.cdi_spec_file, kSpecDurability);
+        !s.ok()) {
       return s.error();
     }
   }
@@ -161,7 +176,7 @@ Status ClaimPreparer::Reconcile() {
   for (const auto& [uid, record] : *records) {
     if (record.state == ClaimState::kPrepareStarted) {
       // Interrupted before it completed: undo whatever part happened.
-      if (std::string err = RollBack(record); !err.empty()) {
+      if (std::string err = RollBack(record, /*lock_driver=*/false); !err.empty()) {
         std::cerr << "dra driver: rolling back interrupted prepare of claim " << uid << ": " << err
                   << "\n";
         if (!record.cdi_spec_file.empty()) owned.insert(record.cdi_spec_file);
@@ -174,7 +189,8 @@ Status ClaimPreparer::Reconcile() {
     // specs live in tmpfs (/var/run/cdi) and vanish on reboot while the
     // checkpoint survives, and a container created in between would fail.
     if (!FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {
-      if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec);
+      if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec,
+                                        0600, kSpecDurability);
           !s.ok()) {
         return Error{"restore CDI spec of claim " + uid + ": " + s.error()};
       }
@@ -213,7 +229,7 @@ void ClaimPreparer::CleanUpVanishedClaims(const ClaimRecords& records) {
     if (*exists) continue;
     std::cerr << "dra driver: ResourceClaim " << record.namespace_ << "/" << record.name << " (UID "
               << uid << ") is gone; unpreparing it\n";
-    if (std::string err = RollBack(record); !err.empty()) {
+    if (std::string err = RollBack(record, /*lock_driver=*/false); !err.empty()) {
       std::cerr << "dra driver: unprepare of vanished claim " << uid << ": " << err << "\n";
     }
   }
@@ -250,9 +266,7 @@ PrepareOutcome ClaimPreparer::Prepare(const ClaimRef& claim) {
   auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
   std::lock_guard claim_lock(*claim_mu);
-  CallLock lock(*this);
-  PrepareOutcome outcome =
-      lock.error().empty() ? PrepareLocked(claim) : PrepareOutcome{lock.error(), {}};
+  PrepareOutcome outcome = PrepareLocked(claim);
   Observe("prepare", start, outcome.error.empty());
   return outcome;
 }
@@ -268,18 +282,24 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
       // the CDI spec if someone removed it.
       if (!record.cdi_spec_file.empty() &&
           !FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {
-        if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec);
+        if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec,
+                                          0600, kSpecDurability);
             !s.ok()) {
           return fail("restore CDI spec: " + s.error());
         }
       }
       return PrepareOutcome{{}, record.response};
     }
-    if (std::string err = RollBack(record); !err.empty()) {
+    if (std::string err = RollBack(record, /*lock_driver=*/true); !err.empty()) {
       return fail("rolling back an interrupted prepare: " + err);
     }
     records->erase(it);
   }
+
+  // Everything up to the driver call runs without the serialization lock:
+  // concurrent prepares fetch their claims and record their start in
+  // parallel (the checkpoint commits them together); only the driver's own
+  // Prepare and Unprepare calls are serialized.
 
   auto fetched = claims_.Get(ref.namespace_, ref.name);
   if (!fetched.ok()) return fail(fetched.error());
@@ -300,37 +320,42 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
     return fail(ClaimLabel(ref) + ": no devices are allocated by driver " + config_.driver_name);
   }
 
-  // Last line of defence against double allocation (spec 1.6): an exclusive
-  // device may be prepared for one claim only.
-  for (const auto& d : input.devices) {
-    if (d.share_id || d.admin_access) continue;
-    for (const auto& [uid, other] : *records) {
-      for (const auto& o : other.devices) {
-        if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
-          return fail("device " + d.pool + "/" + d.device +
-                      " is already prepared for ResourceClaim " + other.namespace_ + "/" +
-                      other.name + " (UID " + uid + ")");
-        }
-      }
-    }
-  }
-
   ClaimRecord record;
   record.uid = ref.uid;
   record.namespace_ = ref.namespace_;
   record.name = ref.name;
   record.devices = input.devices;
   record.cdi_spec_file = cdi::TransientSpecFileName(config_.cdi_kind, ref.uid);
-  if (auto s = checkpoint_.Update([&](ClaimRecords& r) {
+  std::string conflict;
+  if (auto s = checkpoint_.Update([&](ClaimRecords& r) -> Status {
+        // Last line of defence against double allocation: an exclusive
+        // device may be prepared for one claim only. Checked in the same
+        // update that records the start, so two claims racing for one
+        // device cannot both pass.
+        for (const auto& d : input.devices) {
+          if (d.share_id || d.admin_access) continue;
+          for (const auto& [uid, other] : r) {
+            if (uid == ref.uid) continue;
+            for (const auto& o : other.devices) {
+              if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
+                conflict = "device " + d.pool + "/" + d.device +
+                           " is already prepared for ResourceClaim " + other.namespace_ + "/" +
+                           other.name + " (UID " + uid + ")";
+                return Error{conflict};
+              }
+            }
+          }
+        }
         r[ref.uid] = record;
         return Status{};
       });
       !s.ok()) {
-    return fail("checkpoint: " + s.error());
+    return fail(conflict.empty() ? "checkpoint: " + s.error() : conflict);
   }
   // From here on a failure must undo what happened so far.
   auto undo = [&](std::string message) {
-    if (std::string err = RollBack(record); !err.empty()) message += "; rollback failed: " + err;
+    std::string err = RollBack(record, /*lock_driver=*/true);
+    if (!err.empty()) message += "; rollback failed: " + err;
     return fail(std::move(message));
   };
   auto forget = [&](std::string message) {
@@ -343,7 +368,11 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
     return fail(std::move(message));
   };
 
-  auto prepared = driver_.Prepare(input);
+  auto prepared = [&]() -> Result<PreparedClaim> {
+    CallLock lock(*this);
+    if (!lock.error().empty()) return Error{lock.error()};
+    return driver_.Prepare(input);
+  }();
   if (!prepared.ok()) return forget(prepared.error());
   record.driver_state = prepared->driver_state;
 
@@ -393,7 +422,8 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
   } else {
     if (auto s = cdi::Validate(spec); !s.ok()) return undo("CDI spec: " + s.error());
     record.cdi_spec = cdi::EncodeJson(spec);
-    if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec);
+    if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec, 0600,
+                                      kSpecDurability);
         !s.ok()) {
       return undo("write CDI spec: " + s.error());
     }
@@ -429,16 +459,13 @@ std::string ClaimPreparer::Unprepare(const ClaimRef& claim) {
   auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
   std::lock_guard claim_lock(*claim_mu);
-  CallLock lock(*this);
-  std::string error = lock.error();
-  if (error.empty()) {
-    auto records = checkpoint_.Load();
-    if (!records.ok()) {
-      error = records.error();
-    } else if (auto it = records->find(claim.uid); it != records->end()) {
-      error = RollBack(it->second);
-    }  // else not prepared: success
-  }
+  std::string error;
+  auto records = checkpoint_.Load();
+  if (!records.ok()) {
+    error = records.error();
+  } else if (auto it = records->find(claim.uid); it != records->end()) {
+    error = RollBack(it->second, /*lock_driver=*/true);
+  }  // else not prepared: success
   Observe("unprepare", start, error.empty());
   return error;
 }

@@ -76,9 +76,13 @@ class ClaimPreparer {
   // Holds the serialization locks for one call.
   class CallLock;
   std::shared_ptr<std::mutex> ClaimMutex(const std::string& uid);
+  // REQUIRES: the claim's own mutex held. Takes the CallLock around the
+  // driver's calls only.
   PrepareOutcome PrepareLocked(const ClaimRef& claim);
   // Undoes a claim's preparation (driver, CDI spec, record). Empty = done.
-  std::string RollBack(const ClaimRecord& record);
+  // With lock_driver the Driver::Unprepare call takes the CallLock;
+  // without, the caller holds it.
+  std::string RollBack(const ClaimRecord& record, bool lock_driver);
   // Rolls back completed claims whose ResourceClaim is gone (ClaimSource::Exists).
   void CleanUpVanishedClaims(const ClaimRecords& records);
   void Observe(const char* operation, std::chrono::steady_clock::time_point start, bool ok);

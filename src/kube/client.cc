@@ -10,10 +10,12 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -271,6 +273,46 @@ struct Client::Impl {
   std::mutex pool_mu;
   std::vector<CURL*> pool;  // idle handles, each with its live connection
 
+  // Requests in flight (limits.max_concurrent_requests; streams not counted).
+  std::mutex slots_mu;
+  std::condition_variable slots_cv;
+  int in_flight = 0;  // guarded by slots_mu
+
+  // TLS sessions shared by every handle, so a new connection resumes one
+  // instead of a full handshake. curl calls the lock functions from any
+  // thread; one mutex per kind of shared data.
+  CURLSH* share = nullptr;
+  std::array<std::mutex, CURL_LOCK_DATA_LAST> share_mu;
+  static void LockShare(CURL*, curl_lock_data data, curl_lock_access, void* self) {
+    static_cast<Impl*>(self)->share_mu[static_cast<std::size_t>(data)].lock();
+  }
+  static void UnlockShare(CURL*, curl_lock_data data, void* self) {
+    static_cast<Impl*>(self)->share_mu[static_cast<std::size_t>(data)].unlock();
+  }
+  void InitShare() {
+    share = curl_share_init();
+    if (share == nullptr) return;
+    curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Impl::LockShare);
+    curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Impl::UnlockShare);
+    curl_share_setopt(share, CURLSHOPT_USERDATA, this);
+    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+  }
+
+  void TakeSlot() {
+    if (limits.max_concurrent_requests <= 0) return;
+    std::unique_lock lock(slots_mu);
+    slots_cv.wait(lock, [&] { return in_flight < limits.max_concurrent_requests; });
+    ++in_flight;
+  }
+  void GiveSlot() {
+    if (limits.max_concurrent_requests <= 0) return;
+    {
+      std::lock_guard lock(slots_mu);
+      --in_flight;
+    }
+    slots_cv.notify_one();
+  }
+
   std::mutex warn_mu;
   std::set<std::string> warned;
   std::function<void(const std::string&)> warning_handler;
@@ -278,7 +320,9 @@ struct Client::Impl {
   std::atomic<int> last_http_version{0};
 
   ~Impl() {
+    // Handles go before the share they use.
     for (CURL* h : pool) curl_easy_cleanup(h);
+    if (share != nullptr) curl_share_cleanup(share);
   }
 
   CURL* Acquire() {
@@ -474,12 +518,21 @@ struct Client::Impl {
   // One attempt. Returns the curl code; fills `t`.
   CURLcode Perform(const HttpRequest& r, Transfer& t, const Credentials& creds, bool streaming,
                    std::chrono::milliseconds remaining, std::string& curl_error) {
+    if (!streaming) TakeSlot();
+    struct SlotGuard {
+      Impl* impl;
+      bool held;
+      ~SlotGuard() {
+        if (held) impl->GiveSlot();
+      }
+    } slot{this, !streaming};
     CURL* h = Acquire();
     if (h == nullptr) {
       curl_error = "could not create a connection handle";
       return CURLE_OUT_OF_MEMORY;
     }
     curl_easy_reset(h);
+    if (share != nullptr) curl_easy_setopt(h, CURLOPT_SHARE, share);
     t.handle = h;
     CurlSlist headers;
     CurlSlist connect_to;
@@ -634,6 +687,7 @@ Client::~Client() = default;
 Result<std::shared_ptr<Client>> Client::New(RestConfig config, ClientLimits limits) {
   InitCurl();
   auto impl = std::make_unique<Impl>();
+  impl->InitShare();
   Result<ServerUrl> url = ParseServer(config.server);
   if (!url.ok()) return Error{url.error()};
   impl->url = *url;

@@ -56,6 +56,8 @@ if ! (cd "$mod" && nice -n "${DRA_CLUSTER_NICE:-10}" go build -ldflags "$ldflags
   echo "FAILED: building interop/cluster (needs the Go module proxy on the first run)"
   exit 1
 fi
+# go build names it after its directory; the tests call it by its role.
+mv -f "$bin/test-driver" "$bin/dra-test-driver" || exit 1
 echo "$stamp" > "$bin/.stamp"
 echo "built in $(($(date +%s) - start))s ($(go version | cut -d' ' -f3), cache $cache)"
 echo "$bin"

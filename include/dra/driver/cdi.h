@@ -109,12 +109,25 @@ Status ValidateQualifiedName(std::string_view qualified);
 // Transient spec file name "<vendor>-<class>_<id>.json" ('/' in id -> '_').
 std::string TransientSpecFileName(std::string_view kind, std::string_view transient_id);
 
+// How far a write must have reached before it returns.
+enum class Durability : std::uint8_t {
+  // fsync of the file and of the directory: survives a power loss.
+  kDisk,
+  // Atomic for readers (rename) but left to the page cache: for files that
+  // can be rebuilt from a durable record after a crash (the SDK's claim CDI
+  // specs, rebuilt from the checkpoint at start-up).
+  kCache,
+};
+
 // Writes `contents` to dir/name atomically: a temporary file in the same
-// directory whose name does not end in .json/.yaml, fsync, rename, fsync of
-// the directory. Mode 0600 unless given. On failure nothing is left behind.
+// directory whose name does not end in .json/.yaml, rename (with fsyncs of
+// the file and directory for kDisk). Mode 0600 unless given. On failure
+// nothing is left behind.
 Status WriteFileAtomic(const std::string& dir, const std::string& name, std::string_view contents,
-                       unsigned mode = 0600);
-// Unlinks dir/name; a missing file is success.
-Status RemoveFile(const std::string& dir, const std::string& name);
+                       unsigned mode = 0600, Durability durability = Durability::kDisk);
+// Unlinks dir/name (then fsyncs the directory for kDisk); a missing file is
+// success.
+Status RemoveFile(const std::string& dir, const std::string& name,
+                  Durability durability = Durability::kDisk);
 
 }  // namespace dra::driver::cdi

@@ -42,8 +42,8 @@ struct PluginFlags {
   double health_resend_seconds = 10;
   double slice_resync_seconds = 30;  // Kubernetes mode
   std::string kubeconfig;
-  double kube_api_qps = 5;
-  int kube_api_burst = 10;
+  double kube_api_qps = 50;
+  int kube_api_burst = 100;
   int metrics_port = -1;      // -1: no /metrics endpoint
   int healthcheck_port = -1;  // -1: no /healthz endpoint
   std::string bind_address;   // empty: every interface

@@ -57,10 +57,16 @@ struct ClientLimits {
   std::chrono::seconds max_retry_after{60};
   // Connection establishment (client-go dials with a 30 s limit).
   std::chrono::milliseconds connect_timeout{30'000};
+  // Requests (not streams) in flight at once; more wait for a free
+  // connection. client-go multiplexes every request on one HTTP/2
+  // connection; here each request in flight holds a connection of its own,
+  // and a burst of 100 would open 100 (100 TLS handshakes). 0: no bound.
+  int max_concurrent_requests = 16;
 };
 
 // Thread-safety: a Client is safe to use from any number of threads at once;
-// each request uses a connection of its own from a shared pool. Handlers set
+// each request uses a connection of its own from a shared pool, and new
+// connections resume the TLS sessions of earlier ones. Handlers set
 // with SetWarningHandler are called on the requesting thread.
 class Client {
  public:
