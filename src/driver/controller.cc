@@ -8,6 +8,7 @@
 #include <iostream>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "dra/kube/leader_election.h"
 #include "dra/kube/resource_client.h"
@@ -106,7 +107,7 @@ int RunController(Driver& driver, SlicePublisher& publisher, std::shared_ptr<kub
       kill(getpid(), SIGTERM);
     };
     auto lock =
-        kube::NewLeaseLock(kube::ObjectClient(client), options.lease_namespace,
+        kube::NewLeaseLock(kube::ObjectClient(std::move(client)), options.lease_namespace,
                            options.lease_name.empty() ? kube::SanitizeLeaseName(options.driver_name)
                                                       : options.lease_name);
     auto created = kube::LeaderElector::New(std::move(lock), std::move(config));
