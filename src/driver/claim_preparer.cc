@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -39,6 +40,23 @@ bool FileHasContent(const std::string& path, const std::string& content) {
 bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The one node an allocation is for, when its node selector names exactly
+// one (metadata.name In [node], as kube-scheduler writes it for node-local
+// devices); nullopt for network-attached allocations that several nodes
+// may use.
+std::optional<std::string> AllocatedNode(const api::AllocationResult& allocation) {
+  if (!allocation.node_selector || allocation.node_selector->node_selector_terms.size() != 1) {
+    return std::nullopt;
+  }
+  const api::NodeSelectorTerm& term = allocation.node_selector->node_selector_terms[0];
+  if (!term.match_expressions.empty() || term.match_fields.size() != 1) return std::nullopt;
+  const api::NodeSelectorRequirement& field = term.match_fields[0];
+  if (field.key != "metadata.name" || field.operator_ != "In" || field.values.size() != 1) {
+    return std::nullopt;
+  }
+  return field.values[0];
 }
 
 ClaimToUnprepare ToUnprepare(const ClaimRecord& r) {
@@ -309,6 +327,11 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
                 " (the claim was replaced)");
   }
   if (!object.status.allocation) return fail(ClaimLabel(ref) + ": not allocated");
+  if (auto node = AllocatedNode(*object.status.allocation);
+      node && !config_.node_name.empty() && *node != config_.node_name) {
+    return fail(ClaimLabel(ref) + ": allocated to node " + *node + ", not to this node " +
+                config_.node_name);
+  }
 
   ClaimToPrepare input;
   input.claim = &object;

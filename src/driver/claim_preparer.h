@@ -31,6 +31,8 @@ struct PrepareOutcome {
 
 struct ClaimPreparerConfig {
   std::string driver_name;
+  // This node: a claim whose allocation names another node is refused.
+  std::string node_name;
   std::string cdi_root;
   std::string cdi_kind;
   std::string checkpoint_path;

@@ -239,6 +239,7 @@ Status PluginImpl::Init() {
 
   ClaimPreparerConfig config;
   config.driver_name = options_.driver_name;
+  config.node_name = options_.node_name;
   config.cdi_root = options_.cdi_root;
   config.cdi_kind = options_.cdi_kind;
   config.checkpoint_path = endpoints_.checkpoint_file;

@@ -130,6 +130,9 @@ struct ClaimSpec {
   bool allocated = true;
   std::vector<Result_> results;
   std::vector<OpaqueConfig> configs;
+  // Non-empty: the allocation's node selector names this node (metadata.name
+  // In [node]), as the scheduler writes it for node-local devices.
+  std::string node;
 };
 
 inline std::string Quoted(const std::string& s) {
@@ -172,8 +175,14 @@ inline std::string ClaimJson(const ClaimSpec& c) {
                  R"(],"opaque":{"driver":)" + Quoted(k.driver) + R"(,"parameters":)" +
                  k.parameters_json + "}}";
     }
+    std::string selector;
+    if (!c.node.empty()) {
+      selector = R"(,"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name",)"
+                 R"("operator":"In","values":[)" +
+                 Quoted(c.node) + "]}]}]}";
+    }
     out += R"(,"status":{"allocation":{"devices":{"results":[)" + results + R"(],"config":[)" +
-           configs + "]}}}";
+           configs + "]}" + selector + "}}";
   }
   return out + "}";
 }

@@ -182,7 +182,7 @@ TEST_F(SdkCrash, StartupReconcilesEveryLeftoverState) {
   EXPECT_EQ(records->size(), 1u);
   EXPECT_EQ(records->count("uid-done"), 1u);
   // The completed claim unprepares normally without its ResourceClaim.
-  EXPECT_EQ(UnprepareOne(ClaimSpec{"default", "done", "uid-done", true, {}, {}}), "");
+  EXPECT_EQ(UnprepareOne(ClaimSpec{"default", "done", "uid-done", true, {}, {}, {}}), "");
   EXPECT_EQ(dirs.CdiFiles(), std::vector<std::string>{"other.vendor.com-gpu_uid-1.json"});
 }
 

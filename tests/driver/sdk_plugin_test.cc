@@ -177,17 +177,20 @@ TEST_F(SdkPlugin, PerClaimErrorsLeaveOtherClaimsAlone) {  // checks 14, 15
   other.results = {{"nic", "net.example.com", "node-1", "eth0", {}, false}};
   ClaimSpec bad_config = SimpleClaim("badconfig", "uid-bad", {"dev-2"});
   bad_config.configs.push_back({"FromClaim", {"gpu"}, kDriverName, R"({"nomode":1})"});
-  for (const auto* c : {&good, &replaced, &unallocated, &other, &bad_config})
+  ClaimSpec elsewhere = SimpleClaim("elsewhere", "uid-elsewhere", {"dev-3"});
+  elsewhere.node = "node-2";
+  good.node = "node-1";
+  for (const auto* c : {&good, &replaced, &unallocated, &other, &bad_config, &elsewhere})
     WriteClaim(dirs.claims(), *c);
   ClaimRefs old_uid = Ref(replaced);
   old_uid.uid = "uid-old";
   drav1::NodePrepareResourcesResponse r;
-  ASSERT_TRUE(
-      client
-          ->PrepareV1(
-              {Ref(good), Ref(missing), old_uid, Ref(unallocated), Ref(other), Ref(bad_config)}, r)
-          .ok());
-  ASSERT_EQ(r.claims().size(), 6u);
+  ASSERT_TRUE(client
+                  ->PrepareV1({Ref(good), Ref(missing), old_uid, Ref(unallocated), Ref(other),
+                               Ref(bad_config), Ref(elsewhere)},
+                              r)
+                  .ok());
+  ASSERT_EQ(r.claims().size(), 7u);
   EXPECT_EQ(r.claims().at("uid-good").error(), "");
   EXPECT_EQ(r.claims().at("uid-good").devices_size(), 1);
   auto error_of = [&](const std::string& uid) { return r.claims().at(uid).error(); };
@@ -200,6 +203,8 @@ TEST_F(SdkPlugin, PerClaimErrorsLeaveOtherClaimsAlone) {  // checks 14, 15
   EXPECT_NE(error_of("uid-other").find("no devices are allocated by driver gpu.example.com"),
             std::string::npos);
   EXPECT_NE(error_of("uid-bad").find("malformed opaque config"), std::string::npos);
+  EXPECT_EQ(error_of("uid-elsewhere"),
+            "ResourceClaim default/elsewhere: allocated to node node-2, not to this node node-1");
   EXPECT_EQ(r.claims().at("uid-bad").devices_size(), 0);
   // Nothing half-prepared: only the good claim is recorded and has a spec.
   EXPECT_EQ(Records()->size(), 1u);
