@@ -3,7 +3,9 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <charconv>
+#include <chrono>
 #include <thread>
 
 namespace dra::metrics {
@@ -55,7 +57,10 @@ class HttplibServer final : public HttpServer {
     if (bound < 0)
       return Error{"listen on " + address + ": cannot bind (address in use or not local)"};
     port_ = bound;
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    thread_ = std::thread([this] {
+      server_.listen_after_bind();
+      loop_ended_ = true;
+    });
     return {};
   }
 
@@ -63,6 +68,11 @@ class HttplibServer final : public HttpServer {
 
   void Stop() override {
     if (!thread_.joinable()) return;
+    // httplib's stop() does nothing until the accept loop runs: a Stop right
+    // after Start must wait for the loop (or its end), or the join would hang.
+    while (!server_.is_running() && !loop_ended_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     server_.stop();
     thread_.join();
   }
@@ -71,6 +81,7 @@ class HttplibServer final : public HttpServer {
   std::map<std::string, HttpHandler> routes_;
   httplib::Server server_;
   std::thread thread_;
+  std::atomic<bool> loop_ended_{false};
   int port_ = 0;
 };
 
