@@ -42,6 +42,11 @@ Result<std::shared_ptr<kube::Client>> NewClient(const PluginFlags& flags) {
   return kube::Client::New(std::move(*config));
 }
 
+// --bind-address as the host part of HttpServer's "HOST:PORT" (IPv6 in brackets).
+std::string ListenHost(const std::string& bind_address) {
+  return bind_address.find(':') != std::string::npos ? "[" + bind_address + "]" : bind_address;
+}
+
 // The HTTP endpoints the flags ask for, on one server when the ports agree.
 Result<std::vector<std::unique_ptr<metrics::HttpServer>>> Serve(const PluginFlags& flags,
                                                                 metrics::Registry& registry,
@@ -61,9 +66,7 @@ Result<std::vector<std::unique_ptr<metrics::HttpServer>>> Serve(const PluginFlag
     ports[flags.healthcheck_port]["/livez"] = health_handler;
   }
   std::vector<std::unique_ptr<metrics::HttpServer>> servers;
-  std::string host = flags.bind_address.find(':') != std::string::npos
-                         ? "[" + flags.bind_address + "]"
-                         : flags.bind_address;
+  std::string host = ListenHost(flags.bind_address);
   for (auto& [port, routes] : ports) {
     std::string paths;
     for (const auto& [path, handler] : routes) paths += " " + path;
@@ -285,9 +288,7 @@ int RunControllerFromFlags(Driver& driver, PluginFlags& plugin, const Controller
   options.metrics = &registry;
   std::unique_ptr<metrics::HttpServer> server;
   if (plugin.metrics_port >= 0) {
-    std::string host = plugin.bind_address.find(':') != std::string::npos
-                           ? "[" + plugin.bind_address + "]"
-                           : plugin.bind_address;
+    std::string host = ListenHost(plugin.bind_address);
     auto started = metrics::HttpServer::Start(
         host + ":" + std::to_string(plugin.metrics_port),
         {{"/metrics", [&registry] {

@@ -32,17 +32,6 @@ cleanup() {
   if [[ $failures -eq 0 ]]; then rm -rf "$tmp"; else echo "kept $tmp (cluster logs in $tmp/cluster/logs)"; fi
 }
 
-# wait_until SECONDS COMMAND...: polls every 0.2 s.
-wait_until() {
-  local limit=$1
-  shift
-  local i
-  for ((i = 0; i < limit * 5; i++)); do
-    "$@" && return 0
-    sleep 0.2
-  done
-  return 1
-}
 
 cluster_up "$tmp/cluster" --components scheduler,controller-manager --kubelet node-1
 rc=$?
@@ -79,14 +68,15 @@ is_running() { [[ $(pod_phase "$1") == Running ]]; }
 pod_claim() { kubectl get pod "$1" -o jsonpath='{.status.resourceClaimStatuses[0].resourceClaimName}'; }
 claim_device() { kubectl get resourceclaim "$1" -o jsonpath='{.status.allocation.devices.results[0].device}'; }
 claim_uid() { kubectl get resourceclaim "$1" -o jsonpath='{.metadata.uid}'; }
-make_pod() {
+# make_pod_with POD TEMPLATE
+make_pod_with() {
   kubectl create -f - > /dev/null << YAML
 apiVersion: v1
 kind: Pod
 metadata: {name: $1, namespace: default}
 spec:
   resourceClaims:
-  - {name: gpu, resourceClaimTemplateName: gpu}
+  - {name: gpu, resourceClaimTemplateName: $2}
   containers:
   - name: c
     image: registry.k8s.io/pause:3.10
@@ -94,6 +84,7 @@ spec:
       claims: [{name: gpu}]
 YAML
 }
+make_pod() { make_pod_with "$1" gpu; }
 metric() { curl -sf "$(metrics_url "$tmp/driver.log")" | grep -v '^#' | grep -F "$1" | awk '{print $NF}' | head -1; }
 
 kubectl create -f - > /dev/null << 'YAML' || fail "kubectl create"
@@ -295,22 +286,6 @@ restart_driver() {
     --cdi-root "$cdi" --kubelet-registrar-directory-path "$root/plugins_registry" \
     --kubelet-plugins-directory-path "$root/plugins" --pod-uid uid-c >> "$tmp/driver.log" 2>&1 7>&- 8<&- &
   driver_pid=$!
-}
-# make_pod_with POD TEMPLATE
-make_pod_with() {
-  kubectl create -f - > /dev/null << YAML
-apiVersion: v1
-kind: Pod
-metadata: {name: $1, namespace: default}
-spec:
-  resourceClaims:
-  - {name: gpu, resourceClaimTemplateName: $2}
-  containers:
-  - name: c
-    image: registry.k8s.io/pause:3.10
-    resources:
-      claims: [{name: gpu}]
-YAML
 }
 is_pending() { [[ $(pod_phase "$1") == Pending && -z $(kubectl get pod "$1" -o jsonpath='{.spec.nodeName}') ]]; }
 

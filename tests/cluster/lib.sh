@@ -98,6 +98,19 @@ cluster_down() {
   return 0
 }
 
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds
+# (0) or SECONDS have passed (1).
+wait_until() {
+  local limit=$1
+  shift
+  local i
+  for ((i = 0; i < limit * 5; i++)); do
+    "$@" && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
 kubectl() {
   "${DRA_CLUSTER_KUBECTL:-$(cluster_bin_dir)/kubectl}" "$@" 7>&- 8<&-
 }

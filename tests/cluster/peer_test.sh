@@ -28,16 +28,6 @@ cleanup() {
   cluster_down
   if [[ $failures -eq 0 ]]; then rm -rf "$tmp"; else echo "kept $tmp (cluster logs in $tmp/cluster/logs)"; fi
 }
-wait_until() {
-  local limit=$1
-  shift
-  local i
-  for ((i = 0; i < limit * 5; i++)); do
-    "$@" && return 0
-    sleep 0.2
-  done
-  return 1
-}
 
 cluster_up "$tmp/cluster" --components scheduler,controller-manager --kubelet node-1 --kubelet node-2
 rc=$?
