@@ -82,6 +82,15 @@ ExampleDriver::ExampleDriver(ExampleDriverOptions options)
     // Validated by ValidateExampleDriverOptions; an empty inventory otherwise.
     slice_inventory_ = inventory ? std::move(*inventory) : Inventory{};
   }
+  Result<Inventory> inventory = Enumerate();
+  if (inventory) {
+    for (Pool& pool : inventory->pools) {
+      for (api::Device& d : pool.devices) {
+        std::string pool_name = pool.name.empty() ? options_.node_name : pool.name;
+        devices_.emplace(std::make_pair(std::move(pool_name), d.name), std::move(d));
+      }
+    }
+  }
 }
 
 ExampleDriver::~ExampleDriver() { Stop(); }
@@ -266,23 +275,12 @@ api::AllocatedDeviceStatus DeviceStatus(const AllocatedDevice& a, const api::Dev
 }  // namespace
 
 Result<PreparedClaim> ExampleDriver::Prepare(const ClaimToPrepare& claim) {
-  Result<Inventory> inventory = Enumerate();
-  if (!inventory) return Error{inventory.error()};
-  // (pool, device) -> device; a pool without a name is the node's.
-  std::map<std::pair<std::string, std::string>, const api::Device*> devices;
-  for (const Pool& pool : inventory->pools) {
-    for (const api::Device& d : pool.devices) {
-      devices.emplace(std::make_pair(pool.name.empty() ? options_.node_name : pool.name, d.name),
-                      &d);
-    }
-  }
-
   PreparedClaim prepared;
   prepared.claim_edits.env = {"KUBERNETES_NODE_NAME=" + options_.node_name,
                               "DRA_RESOURCE_DRIVER_NAME=" + options_.driver_name};
   for (const AllocatedDevice& a : claim.devices) {
-    auto found = devices.find({a.pool, a.device});
-    if (found == devices.end()) {
+    auto found = devices_.find({a.pool, a.device});
+    if (found == devices_.end()) {
       return Error{"device " + a.pool + "/" + a.device + " of request " + a.full_request +
                    " is not a device of this driver on node " + options_.node_name};
     }
@@ -306,7 +304,7 @@ Result<PreparedClaim> ExampleDriver::Prepare(const ClaimToPrepare& claim) {
       env.push_back(id + "_" + EnvKey(name) + "=" + quantity.String());
     }
     prepared.devices.push_back(std::move(p));
-    if (options_.device_status) prepared.device_status.push_back(DeviceStatus(a, *found->second));
+    if (options_.device_status) prepared.device_status.push_back(DeviceStatus(a, found->second));
   }
   return prepared;
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "dra/driver/driver.h"
@@ -74,6 +75,11 @@ class ExampleDriver : public Driver {
   std::vector<SimulatedGpu> gpus_;
   // The inventory of options_.inventory_slices, when set.
   std::optional<Inventory> slice_inventory_;
+  // Every device this driver serves by (pool, device); a pool without a name
+  // is the node's. Built once: health changes only taints, never the device
+  // set or attributes, so Prepare needs no rebuild of the inventory.
+  // Read-only after construction, so safe to read from any thread.
+  std::map<std::pair<std::string, std::string>, api::Device> devices_;
 
   std::mutex mu_;
   std::map<std::string, UnhealthyGpu> unhealthy_;  // guarded by mu_
