@@ -228,10 +228,16 @@ std::optional<Checkpoint::FileId> Checkpoint::Identify(int& error) const {
 }
 
 Result<ClaimRecords> Checkpoint::Load() const {
+  auto snapshot = Snapshot();
+  if (!snapshot.ok()) return Error{snapshot.error()};
+  return ClaimRecords(**snapshot);
+}
+
+Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
   int error = 0;
   std::optional<FileId> id = Identify(error);
   if (!id) {
-    if (error == ENOENT) return ClaimRecords{};
+    if (error == ENOENT) return std::make_shared<const ClaimRecords>();
     return Error{"read " + path_ + ": " + std::strerror(error)};
   }
   {
@@ -240,19 +246,19 @@ Result<ClaimRecords> Checkpoint::Load() const {
   }
   std::ifstream in(path_, std::ios::binary);
   if (!in) {
-    if (errno == ENOENT) return ClaimRecords{};
+    if (errno == ENOENT) return std::make_shared<const ClaimRecords>();
     return Error{"read " + path_ + ": " + std::strerror(errno)};
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
   auto records = Decode(buffer.str(), path_);
-  if (records.ok()) {
-    // Cached under the identity seen before reading: if the file was
-    // replaced in between, the next Load sees another identity and reads it.
-    std::lock_guard lock(cache_mu_);
-    cache_ = Cached{*id, *records};
-  }
-  return records;
+  if (!records.ok()) return Error{records.error()};
+  auto shared = std::make_shared<const ClaimRecords>(std::move(*records));
+  // Cached under the identity seen before reading: if the file was replaced
+  // in between, the next call sees another identity and reads it.
+  std::lock_guard lock(cache_mu_);
+  cache_ = Cached{*id, shared};
+  return shared;
 }
 
 Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change) {
@@ -289,6 +295,8 @@ void Checkpoint::Commit(const std::vector<Pending*>& batch) {
       return fail_all("lock " + lock_path + ": " + std::strerror(err));
     }
   }
+  // One copy per batch: a change that fails must not touch the records
+  // other threads hold through Snapshot.
   auto records = Load();
   if (!records.ok()) {
     close(fd);
@@ -318,7 +326,7 @@ void Checkpoint::Commit(const std::vector<Pending*>& batch) {
       std::optional<FileId> id = Identify(error);
       std::lock_guard lock(cache_mu_);
       if (id) {
-        cache_ = Cached{*id, std::move(*records)};
+        cache_ = Cached{*id, std::make_shared<const ClaimRecords>(std::move(*records))};
       } else {
         cache_.reset();
       }

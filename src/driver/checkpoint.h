@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -64,6 +65,10 @@ class Checkpoint {
   // unchanged, so repeated loads do not parse the file; a write by another
   // instance changes the identity.
   Result<ClaimRecords> Load() const;
+  // The same records without a copy: immutable and shared, valid for as long
+  // as the caller holds the pointer (an update installs new records and never
+  // modifies these). Safe to call from any thread.
+  Result<std::shared_ptr<const ClaimRecords>> Snapshot() const;
   // Read-modify-write under an exclusive flock on "<path>.lock", so plugin
   // instances sharing the directory never lose an update. A `change` that
   // returns an error must leave the records as it found them; it is then
@@ -97,7 +102,7 @@ class Checkpoint {
   };
   struct Cached {
     FileId id;
-    ClaimRecords records;
+    std::shared_ptr<const ClaimRecords> records;
   };
   // The file's identity; nullopt with `error` set when stat fails.
   std::optional<FileId> Identify(int& error) const;

@@ -188,10 +188,10 @@ std::string ClaimPreparer::RollBack(const ClaimRecord& record, bool lock_driver)
 Status ClaimPreparer::Reconcile() {
   CallLock lock(*this);
   if (!lock.error().empty()) return Error{lock.error()};
-  auto records = checkpoint_.Load();
+  auto records = checkpoint_.Snapshot();
   if (!records.ok()) return Error{records.error()};
   std::set<std::string> owned;
-  for (const auto& [uid, record] : *records) {
+  for (const auto& [uid, record] : **records) {
     if (record.state == ClaimState::kPrepareStarted) {
       // Interrupted before it completed: undo whatever part happened.
       if (std::string err = RollBack(record, /*lock_driver=*/false); !err.empty()) {
@@ -231,7 +231,7 @@ Status ClaimPreparer::Reconcile() {
   for (const auto& name : stale) {
     if (auto s = cdi::RemoveFile(config_.cdi_root, name); !s.ok()) return s;
   }
-  CleanUpVanishedClaims(*records);
+  CleanUpVanishedClaims(**records);
   return {};
 }
 
@@ -254,10 +254,10 @@ void ClaimPreparer::CleanUpVanishedClaims(const ClaimRecords& records) {
 }
 
 Result<ClaimPreparer::Counts> ClaimPreparer::PreparedCounts() const {
-  auto records = checkpoint_.Load();
+  auto records = checkpoint_.Snapshot();
   if (!records.ok()) return Error{records.error()};
   Counts counts;
-  for (const auto& [uid, record] : *records) {
+  for (const auto& [uid, record] : **records) {
     if (record.state != ClaimState::kPrepareCompleted) continue;
     ++counts.claims;
     counts.devices += record.response.size();
@@ -291,9 +291,9 @@ PrepareOutcome ClaimPreparer::Prepare(const ClaimRef& claim) {
 
 PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
   auto fail = [](std::string message) { return PrepareOutcome{std::move(message), {}}; };
-  auto records = checkpoint_.Load();
+  auto records = checkpoint_.Snapshot();
   if (!records.ok()) return fail(records.error());
-  if (auto it = records->find(ref.uid); it != records->end()) {
+  if (auto it = (*records)->find(ref.uid); it != (*records)->end()) {
     const ClaimRecord& record = it->second;
     if (record.state == ClaimState::kPrepareCompleted) {
       // Already prepared: same answer, no side effects (spec 1.6). Restore
@@ -311,7 +311,6 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
     if (std::string err = RollBack(record, /*lock_driver=*/true); !err.empty()) {
       return fail("rolling back an interrupted prepare: " + err);
     }
-    records->erase(it);
   }
 
   // Everything up to the driver call runs without the serialization lock:
@@ -483,10 +482,10 @@ std::string ClaimPreparer::Unprepare(const ClaimRef& claim) {
   auto claim_mu = ClaimMutex(claim.uid);
   std::lock_guard claim_lock(*claim_mu);
   std::string error;
-  auto records = checkpoint_.Load();
+  auto records = checkpoint_.Snapshot();
   if (!records.ok()) {
     error = records.error();
-  } else if (auto it = records->find(claim.uid); it != records->end()) {
+  } else if (auto it = (*records)->find(claim.uid); it != (*records)->end()) {
     error = RollBack(it->second, /*lock_driver=*/true);
   }  // else not prepared: success
   Observe("unprepare", start, error.empty());
