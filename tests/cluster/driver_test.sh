@@ -378,10 +378,28 @@ spec:
   - name: link-0
   - name: link-1
 YAML
+# The replicas run with exactly the chart's controller RBAC (its own service
+# account, a Lease in the release namespace), impersonated as the plugin is.
+controller_kubeconfig=$KUBECONFIG
+lease_ns=default
+lease_name=net-example-com
+if [[ -x $helm ]]; then
+  "$helm" template dra "$src/deployments/helm/dra-driver" --namespace dra-system \
+    --set fullnameOverride=dra-driver --set driverName=net.example.com --set controller.enabled=true \
+    --set-file "controller.inventorySlices=$tmp/net.yaml" \
+    --show-only templates/controller-rbac.yaml > "$tmp/controller-rbac.yaml" || fail "helm template (controller)"
+  kubectl apply -f "$tmp/controller-rbac.yaml" > /dev/null || fail "apply the chart's controller RBAC"
+  controller_kubeconfig=$tmp/controller.kubeconfig
+  sed '/^    client-key-data:/a\
+    as: system:serviceaccount:dra-system:dra-driver-controller' "$KUBECONFIG" > "$controller_kubeconfig"
+  lease_ns=dra-system
+  lease_name=dra-driver-controller
+fi
 # start_controller IDENTITY: a replica of the central controller.
 start_controller() {
   "$dra" driver example --controller --driver-name net.example.com --inventory-slices "$tmp/net.yaml" \
-    --kubeconfig "$KUBECONFIG" --leader-election-namespace default --leader-election-identity "$1" \
+    --kubeconfig "$controller_kubeconfig" --leader-election-namespace "$lease_ns" \
+    --leader-election-lease-name "$lease_name" --leader-election-identity "$1" \
     --leader-election-lease-duration 3s --leader-election-renew-deadline 2s \
     --leader-election-retry-period 500ms --slice-resync-seconds 2 >> "$tmp/controller-$1.log" 2>&1 7>&- 8<&- &
 }
@@ -395,7 +413,7 @@ net_slices() {
 }
 published_net() { [[ $(net_slices) == "true//1/link-0,link-1, " ]]; }
 wait_until 30 published_net || fail "the controller did not publish the network pool: $(net_slices)"
-holder() { kubectl get lease -n default net-example-com -o jsonpath='{.spec.holderIdentity}' 2> /dev/null; }
+holder() { kubectl get lease -n "$lease_ns" "$lease_name" -o jsonpath='{.spec.holderIdentity}' 2> /dev/null; }
 leader=$(holder)
 [[ $leader == ctrl-a || $leader == ctrl-b ]] || fail "Lease holder is '$leader'"
 "$dra" driver example --driver-name net.example.com --node-name node-1 --inventory-slices "$tmp/net.yaml" \

@@ -44,7 +44,19 @@ sa=system:serviceaccount:$ns:$release
 render() { "$helm" template "$release" "$chart" --namespace "$ns" "$@"; }
 
 note "helm lint --strict"
-for set in "" "--set driver=nvml" "--set deviceStatus=true"; do
+# The controller's network pools (the example driver's --inventory-slices).
+cat > "$tmp/pools.yaml" << 'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: fabric}
+spec:
+  driver: gpu.example.com
+  allNodes: true
+  pool: {name: fabric, generation: 1, resourceSliceCount: 1}
+  devices: [{name: link-0}, {name: link-1}]
+YAML
+controller=(--set controller.enabled=true --set-file "controller.inventorySlices=$tmp/pools.yaml")
+for set in "" "--set driver=nvml" "--set deviceStatus=true" "${controller[*]}"; do
   # shellcheck disable=SC2086
   out=$("$helm" lint --strict "$chart" --namespace "$ns" $set 2>&1) || fail "helm lint --strict $set: $out"
 done
@@ -62,11 +74,18 @@ python3 "$src/tests/deployments/check_rendered.py" "$tmp/status.yaml" namespace=
 render --set driver=nvml --set driverName=gpu.nvidia.com > "$tmp/nvidia.yaml" || fail "helm template --set driverName"
 python3 "$src/tests/deployments/check_rendered.py" "$tmp/nvidia.yaml" namespace=$ns release=$release \
   driver=nvml driverName=gpu.nvidia.com || fail "the driverName=gpu.nvidia.com render"
+render "${controller[@]}" > "$tmp/controller.yaml" || fail "helm template --set controller.enabled=true"
+python3 "$src/tests/deployments/check_rendered.py" "$tmp/controller.yaml" namespace=$ns release=$release \
+  driver=example driverName=gpu.example.com controller=true || fail "the controller render"
 # Values that would give a driver that cannot start are refused.
 out=$(render --set driver=cuda 2>&1) && fail "driver=cuda was rendered"
 [[ $out == *'driver must be "example" or "nvml"'* ]] || fail "driver=cuda: $out"
 out=$(render --set driver=nvml --set deviceStatus=true 2>&1) && fail "deviceStatus with nvml was rendered"
 [[ $out == *"example driver only"* ]] || fail "deviceStatus with nvml: $out"
+out=$(render --set controller.enabled=true 2>&1) && fail "a controller without pools was rendered"
+[[ $out == *"controller.enabled needs controller.inventorySlices"* ]] || fail "controller without pools: $out"
+out=$(render "${controller[@]}" --set driver=nvml 2>&1) && fail "a controller with nvml was rendered"
+[[ $out == *"the controller runs the example driver"* ]] || fail "controller with nvml: $out"
 out=$(render --set validatingAdmissionPolicy.enabled=false | grep -c '^kind: ValidatingAdmissionPolicy')
 [[ $out == 0 ]] || fail "validatingAdmissionPolicy.enabled=false still renders the policy"
 
@@ -104,11 +123,15 @@ out=$(kubectl apply --server-side --dry-run=server -f "$tmp/rendered.yaml" 2>&1)
   fail "server-side dry run of the chart: $out"
 out=$(kubectl apply --server-side --dry-run=server -f "$tmp/nvml.yaml" 2>&1) ||
   fail "server-side dry run of the nvml chart: $out"
+out=$(kubectl apply --server-side --dry-run=server -f "$tmp/controller.yaml" 2>&1) ||
+  fail "server-side dry run of the chart with the controller: $out"
 [[ -z $(kubectl get clusterroles "$release" --ignore-not-found -o name) ]] || fail "the dry run created objects"
-out=$(kubectl apply --server-side -f "$tmp/rendered.yaml" 2>&1) || fail "applying the chart: $out"
+out=$(kubectl apply --server-side -f "$tmp/controller.yaml" 2>&1) || fail "applying the chart: $out"
 for o in serviceaccount/$release clusterrole/$release clusterrolebinding/$release daemonset/$release-kubeletplugin \
   deviceclass/gpu.example.com validatingadmissionpolicy/$release-resourceslices \
-  validatingadmissionpolicybinding/$release-resourceslices; do
+  validatingadmissionpolicybinding/$release-resourceslices serviceaccount/$release-controller \
+  clusterrole/$release-controller clusterrolebinding/$release-controller role/$release-controller \
+  rolebinding/$release-controller deployment/$release-controller configmap/$release-inventory; do
   kubectl get -n "$ns" "$o" > /dev/null 2>&1 || fail "$o does not exist after apply"
 done
 
@@ -161,6 +184,23 @@ can_i no update validatingadmissionpolicies/$release-resourceslices
 # The binding is for this service account only.
 can_i no create resourceslices --as=system:serviceaccount:$ns:default
 can_i no create resourceslices --as=system:serviceaccount:default:$release
+# The controller's service account: slices of any node, its Lease, nothing else.
+csa=system:serviceaccount:$ns:$release-controller
+can_i yes list resourceslices --as="$csa"
+for v in create update delete; do can_i yes "$v" resourceslices/fabric-gpu.example.com-abcde --as="$csa"; done
+can_i yes create leases -n "$ns" --as="$csa"
+can_i yes get "leases/$release-controller" -n "$ns" --as="$csa"
+can_i yes update "leases/$release-controller" -n "$ns" --as="$csa"
+can_i no get leases/other -n "$ns" --as="$csa"
+can_i no update leases/other -n "$ns" --as="$csa"
+can_i no delete "leases/$release-controller" -n "$ns" --as="$csa"
+can_i no create leases -n default --as="$csa"
+can_i no get resourceclaims/claim-1 -n default --as="$csa"
+can_i no patch resourceclaims/claim-1 --subresource=status -n default --as="$csa"
+can_i no get nodes/node-1 --as="$csa"
+can_i no create events -n "$ns" --as="$csa"
+can_i no watch resourceslices --as="$csa"
+can_i no get configmaps -n "$ns" --as="$csa"
 # Discovery needs no rule of ours (system:discovery).
 kubectl get --raw /apis/resource.k8s.io --as="$sa" > /dev/null 2>&1 || fail "the service account cannot discover resource.k8s.io"
 # The subresource check that kube-apiserver makes for status.devices, as a
@@ -229,9 +269,12 @@ out=$(kubectl delete resourceslice node-1-gpu --as="$sa" 2>&1) && fail "a slice 
 out=$(kubectl delete resourceslice node-1-gpu --as="$sa" "$(as_node node-1)" 2>&1) || fail "node-1's driver could not delete its slice: $out"
 # Other users are not matched: the admin creates slices for any node.
 out=$(slice node-2-gpu node-2 | kubectl create -f - 2>&1) || fail "the admin could not create a slice: $out"
+# Nor is the controller's service account: it publishes pools for all nodes.
+out=$(slice fabric-gpu "" | sed 's/^  nodeName: $/  allNodes: true/' | kubectl create --as="$csa" -f - 2>&1) ||
+  fail "the controller could not create a slice for all nodes: $out"
 
 if [[ $failures -ne 0 ]]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "helm chart: lint, render (example, nvml, device status, driver name), Dockerfile, server-side dry run and apply, RBAC exactly the driver's requests, admission policy per node"
+echo "helm chart: lint, render (example, nvml, device status, driver name, controller), Dockerfile, server-side dry run and apply, RBAC exactly the driver's and the controller's requests, admission policy per node"

@@ -5,7 +5,8 @@
 
 KEY=VALUE: what the render was given and must show: namespace, release (the
 objects' name prefix), driver (example|nvml), driverName, deviceStatus
-(true|false). Prints one "FAIL: ..." line per problem; exit 1 if any.
+(true|false), controller (true|false: the network-pool controller and its
+inventory). Prints one "FAIL: ..." line per problem; exit 1 if any.
 """
 import sys
 
@@ -29,7 +30,10 @@ path, *pairs = sys.argv[1:]
 want = dict(p.split("=", 1) for p in pairs)
 ns, release, driver, driver_name = want["namespace"], want["release"], want["driver"], want["driverName"]
 device_status = want.get("deviceStatus", "false") == "true"
+controller = want.get("controller", "false") == "true"
 sa_name = release
+controller_name = f"{release}-controller"
+inventory_path = "/etc/dra-driver/inventory.yaml"
 
 with open(path, encoding="utf-8") as f:
     docs = [d for d in yaml.safe_load_all(f) if d]
@@ -46,6 +50,9 @@ kinds = {
     "ValidatingAdmissionPolicy": 1,
     "ValidatingAdmissionPolicyBinding": 1,
 }
+if controller:
+    kinds.update({"ServiceAccount": 2, "ClusterRole": 2, "ClusterRoleBinding": 2, "Role": 1,
+                  "RoleBinding": 1, "Deployment": 1, "ConfigMap": 1})
 for kind, n in kinds.items():
     expect(len(by_kind.get(kind, [])) == n, f"{n} {kind} expected, got {len(by_kind.get(kind, []))}")
 extra = set(by_kind) - set(kinds)
@@ -53,18 +60,29 @@ expect(not extra, f"unexpected kinds: {sorted(extra)}")
 if failures:
     sys.exit(1)
 
-sa = by_kind["ServiceAccount"][0]
+def named(kind, name):
+    found = [d for d in by_kind.get(kind, []) if d["metadata"]["name"] == name]
+    expect(len(found) == 1, f"no {kind} {name}")
+    return found[0] if found else {"metadata": {"name": name}}
+
+
+def rule_set(role):
+    out = set()
+    for r in role.get("rules", []):
+        for g in r.get("apiGroups", []):
+            for res in r.get("resources", []):
+                for v in r.get("verbs", []):
+                    out.add((g, res, v, tuple(r.get("resourceNames", []))))
+        expect(not r.get("nonResourceURLs"), f"nonResourceURLs rule: {r}")
+    return out
+
+
+sa = named("ServiceAccount", sa_name)
 expect((sa["metadata"]["name"], sa["metadata"]["namespace"]) == (sa_name, ns), f"ServiceAccount {sa['metadata']}")
 
 # ClusterRole: exactly the driver's requests.
-role = by_kind["ClusterRole"][0]
-rules = set()
-for r in role["rules"]:
-    for g in r.get("apiGroups", []):
-        for res in r.get("resources", []):
-            for v in r.get("verbs", []):
-                rules.add((g, res, v, tuple(r.get("resourceNames", []))))
-    expect(not r.get("nonResourceURLs"), f"nonResourceURLs rule: {r}")
+role = named("ClusterRole", release)
+rules = rule_set(role)
 expected_rules = {
     ("resource.k8s.io", "resourceslices", "list", ()),
     ("resource.k8s.io", "resourceslices", "create", ()),
@@ -78,7 +96,7 @@ expected_rules = {
 }
 expect(rules == expected_rules,
        f"ClusterRole rules: extra {sorted(rules - expected_rules)}, missing {sorted(expected_rules - rules)}")
-crb = by_kind["ClusterRoleBinding"][0]
+crb = named("ClusterRoleBinding", release)
 expect(crb["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
                           "name": role["metadata"]["name"]}, f"ClusterRoleBinding roleRef {crb['roleRef']}")
 expect(crb["subjects"] == [{"kind": "ServiceAccount", "name": sa_name, "namespace": ns}],
@@ -100,6 +118,8 @@ c = pod["containers"][0]
 expect(c["command"] == ["dra", "driver", driver], f"command {c['command']}")
 args = c.get("args", [])
 expect(("--gpu-device-status" in args) == device_status, f"args {args} (deviceStatus={device_status})")
+expect((f"--inventory-slices={inventory_path}" in args) == controller,
+       f"args {args} (controller={controller})")
 expect(not any("kubeconfig" in a for a in c["command"] + args), "--kubeconfig given: in-cluster config expected")
 expect(c["securityContext"].get("privileged") is True, "container not privileged")
 expect(c["securityContext"].get("runAsUser") == 0, "container does not run as root (the image's user is not)")
@@ -133,7 +153,12 @@ for path in ("/var/lib/kubelet/plugins_registry", "/var/lib/kubelet/plugins", "/
     if expect(len(names) == 1, f"no mount at {path}"):
         hp = volumes.get(names[0], {}).get("hostPath", {})
         expect(hp == {"path": path, "type": "DirectoryOrCreate"}, f"volume {names[0]}: hostPath {hp}")
-expect(len(mounts) == 3 and len(volumes) == 3, f"mounts {mounts}, volumes {sorted(volumes)}")
+if controller:
+    expect(mounts.get("inventory") == "/etc/dra-driver", f"inventory mount {mounts.get('inventory')}")
+    expect(volumes.get("inventory", {}).get("configMap", {}).get("name") == f"{release}-inventory",
+           f"inventory volume {volumes.get('inventory')}")
+n = 4 if controller else 3
+expect(len(mounts) == n and len(volumes) == n, f"mounts {mounts}, volumes {sorted(volumes)}")
 
 ports = {p["name"]: p["containerPort"] for p in c["ports"]}
 expect(ports == {"metrics": 8080, "healthz": 51515}, f"ports {ports}")
@@ -168,5 +193,58 @@ expect(any("may not modify" in v.get("messageExpression", "") for v in spec["val
 binding = by_kind["ValidatingAdmissionPolicyBinding"][0]
 expect(binding["spec"] == {"policyName": vap["metadata"]["name"], "validationActions": ["Deny"]},
        f"binding {binding['spec']}")
+
+# The controller: its own service account, rules and Lease, a non-root
+# Deployment reading the inventory ConfigMap.
+if controller:
+    named("ServiceAccount", controller_name)
+    expect(rule_set(named("ClusterRole", controller_name)) == {
+        ("resource.k8s.io", "resourceslices", v, ()) for v in ("list", "create", "update", "delete")},
+        "controller ClusterRole rules")
+    expect(rule_set(named("Role", controller_name)) == {
+        ("coordination.k8s.io", "leases", "create", ()),
+        ("coordination.k8s.io", "leases", "get", (controller_name,)),
+        ("coordination.k8s.io", "leases", "update", (controller_name,))}, "controller Role rules")
+    for kind, ref_kind in (("ClusterRoleBinding", "ClusterRole"), ("RoleBinding", "Role")):
+        b = named(kind, controller_name)
+        expect(b.get("roleRef") == {"apiGroup": "rbac.authorization.k8s.io", "kind": ref_kind,
+                                    "name": controller_name}, f"{kind} roleRef {b.get('roleRef')}")
+        expect(b.get("subjects") == [{"kind": "ServiceAccount", "name": controller_name, "namespace": ns}],
+               f"{kind} subjects {b.get('subjects')}")
+    cm = named("ConfigMap", f"{release}-inventory")
+    inventory = list(yaml.safe_load_all(cm.get("data", {}).get("inventory.yaml", "")))
+    expect(inventory and all(d and d.get("kind") == "ResourceSlice" for d in inventory),
+           "the inventory ConfigMap does not hold ResourceSlices")
+    dep = named("Deployment", controller_name)
+    expect(dep["metadata"].get("namespace") == ns, "Deployment namespace")
+    dspec = dep.get("spec", {})
+    expect(dspec.get("replicas") == 2, f"replicas {dspec.get('replicas')}")
+    sel = dspec.get("selector", {}).get("matchLabels", {})
+    expect(sel.items() <= dspec["template"]["metadata"]["labels"].items(), "Deployment selector")
+    expect(not sel.items() <= ds["spec"]["template"]["metadata"]["labels"].items(),
+           "the Deployment's selector matches the DaemonSet's pods")
+    expect(not ds["spec"]["selector"]["matchLabels"].items() <= dspec["template"]["metadata"]["labels"].items(),
+           "the DaemonSet's selector matches the controller's pods")
+    cpod = dspec["template"]["spec"]
+    expect(cpod.get("serviceAccountName") == controller_name, "controller serviceAccountName")
+    expect(cpod.get("securityContext", {}).get("runAsNonRoot") is True, "controller pod may run as root")
+    cc = cpod["containers"][0]
+    expect(cc["command"] == ["dra", "driver", "example", "--controller"], f"controller command {cc['command']}")
+    cargs = cc.get("args", [])
+    expect(f"--inventory-slices={inventory_path}" in cargs, f"controller args {cargs}")
+    expect(f"--leader-election-lease-name={controller_name}" in cargs, f"controller args {cargs}")
+    csc = cc.get("securityContext", {})
+    expect(csc.get("allowPrivilegeEscalation") is False and csc.get("readOnlyRootFilesystem") is True
+           and csc.get("capabilities", {}).get("drop") == ["ALL"] and not csc.get("privileged"),
+           f"controller securityContext {csc}")
+    cenv = {e["name"]: e for e in cc["env"]}
+    expect(cenv.get("DRIVER_NAME", {}).get("value") == driver_name, "controller DRIVER_NAME")
+    for name, field in (("NAMESPACE", "metadata.namespace"), ("POD_NAME", "metadata.name")):
+        got = cenv.get(name, {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+        expect(got == field, f"controller env {name} from {got}, not {field}")
+    cmounts = {m["name"]: m for m in cc.get("volumeMounts", [])}
+    expect(cmounts.get("inventory", {}).get("mountPath") == "/etc/dra-driver"
+           and cmounts["inventory"].get("readOnly") is True, f"controller mounts {cmounts}")
+    expect(not any("hostPath" in v for v in cpod.get("volumes", [])), "the controller mounts a hostPath")
 
 sys.exit(1 if failures else 0)

@@ -40,6 +40,21 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- default (include "dra-driver.fullname" .) .Values.serviceAccount.name }}
 {{- end }}
 
+{{/* The controller's service account: its own, outside the admission policy. */}}
+{{- define "dra-driver.controllerServiceAccountName" -}}
+{{- printf "%s-controller" (include "dra-driver.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The Lease the controller's replicas elect their leader with. */}}
+{{- define "dra-driver.controllerLeaseName" -}}
+{{- include "dra-driver.controllerServiceAccountName" . }}
+{{- end }}
+
+{{/* Where the inventory ConfigMap is mounted, in the plugin and the controller. */}}
+{{- define "dra-driver.inventoryPath" -}}
+/etc/dra-driver/inventory.yaml
+{{- end }}
+
 {{/* The user name the API server gives the service account's tokens. */}}
 {{- define "dra-driver.serviceAccountUser" -}}
 {{- printf "system:serviceaccount:%s:%s" .Release.Namespace (include "dra-driver.serviceAccountName" .) }}
@@ -53,6 +68,12 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "dra-driver.validate" -}}
 {{- if not (has .Values.driver (list "example" "nvml")) }}
 {{- fail (printf "driver must be \"example\" or \"nvml\", not %q" .Values.driver) }}
+{{- end }}
+{{- if and .Values.controller.enabled (ne .Values.driver "example") }}
+{{- fail "controller.enabled: the controller runs the example driver; set driver=example" }}
+{{- end }}
+{{- if and .Values.controller.enabled (not .Values.controller.inventorySlices) }}
+{{- fail "controller.enabled needs controller.inventorySlices: the ResourceSlices of the network-attached pools" }}
 {{- end }}
 {{- if and .Values.deviceStatus (ne .Values.driver "example") }}
 {{- fail "deviceStatus (--gpu-device-status) is a flag of the example driver only" }}
