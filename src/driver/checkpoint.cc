@@ -8,8 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <ctime>
 
 #include "dra/driver/cdi.h"
 #include "dra/json/value.h"
@@ -108,6 +107,31 @@ struct Reader {
     return out;
   }
 };
+
+// The whole file; nullopt when it does not exist. Errors (a directory in its
+// place, EIO) name the path.
+Result<std::optional<std::string>> ReadWhole(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::optional<std::string>();
+    return Error{"read " + path + ": " + std::strerror(errno)};
+  }
+  std::string text;
+  std::array<char, 65536> chunk{};
+  while (true) {
+    ssize_t n = read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      close(fd);
+      return Error{"read " + path + ": " + std::strerror(err)};
+    }
+    if (n == 0) break;
+    text.append(chunk.data(), static_cast<std::size_t>(n));
+  }
+  close(fd);
+  return std::optional<std::string>(std::move(text));
+}
 
 }  // namespace
 
@@ -244,14 +268,10 @@ Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
     std::lock_guard lock(cache_mu_);
     if (cache_ && cache_->id == *id) return cache_->records;
   }
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT) return std::make_shared<const ClaimRecords>();
-    return Error{"read " + path_ + ": " + std::strerror(errno)};
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  auto records = Decode(buffer.str(), path_);
+  auto text = ReadWhole(path_);
+  if (!text.ok()) return Error{text.error()};
+  if (!*text) return std::make_shared<const ClaimRecords>();
+  auto records = Decode(**text, path_);
   if (!records.ok()) return Error{records.error()};
   auto shared = std::make_shared<const ClaimRecords>(std::move(*records));
   // Cached under the identity seen before reading: if the file was replaced
@@ -259,6 +279,51 @@ Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
   std::lock_guard lock(cache_mu_);
   cache_ = Cached{*id, shared};
   return shared;
+}
+
+Result<std::optional<Checkpoint::SetAside>> Checkpoint::SetAsideIfCorrupt() {
+  std::string lock_path = path_ + ".lock";
+  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return Error{"open " + lock_path + ": " + std::strerror(errno)};
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }  // releases the flock
+  } closer{fd};
+  while (flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) return Error{"lock " + lock_path + ": " + std::strerror(errno)};
+  }
+  auto text = ReadWhole(path_);
+  if (!text.ok()) return Error{text.error()};
+  if (!*text) return std::optional<SetAside>();
+  auto decoded = Decode(**text, path_);
+  if (decoded.ok()) return std::optional<SetAside>();
+
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::array<char, 32> stamp{};
+  std::strftime(stamp.data(), stamp.size(), "%Y%m%dT%H%M%SZ", &utc);
+  std::string target = path_ + ".corrupt-" + stamp.data();
+  // Never replace an earlier one set aside in the same second.
+  struct stat st {};
+  for (int n = 1; ::stat(target.c_str(), &st) == 0; ++n) {
+    target = path_ + ".corrupt-" + stamp.data() + "-" + std::to_string(n);
+  }
+  if (rename(path_.c_str(), target.c_str()) != 0) {
+    return Error{"move corrupt checkpoint " + path_ + " to " + target + ": " +
+                 std::strerror(errno)};
+  }
+  auto slash = path_.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path_.substr(0, slash);
+  if (int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+  {
+    std::lock_guard lock(cache_mu_);
+    cache_.reset();
+  }
+  return std::optional<SetAside>(SetAside{decoded.error(), target});
 }
 
 Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change) {

@@ -79,6 +79,17 @@ class Checkpoint {
   // call's change is on disk (or failed).
   Status Update(const std::function<Status(ClaimRecords&)>& change);
 
+  // Start-up recovery from a file that cannot be decoded (bad checksum, not
+  // JSON, unknown format): under the same flock as Update, renames it to
+  // "<path>.corrupt-<UTC time>" so nothing is deleted and the driver can
+  // start with no records. Returns what was moved where, nullopt when the
+  // file is absent or sound, an error when it cannot be read or renamed.
+  struct SetAside {
+    std::string problem;   // the decode error, naming the file
+    std::string moved_to;  // the new path
+  };
+  Result<std::optional<SetAside>> SetAsideIfCorrupt();
+
   // Serialization for tests.
   static std::string Encode(const ClaimRecords& records);
   static Result<ClaimRecords> Decode(std::string_view text, const std::string& where);

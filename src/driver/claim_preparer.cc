@@ -188,6 +188,16 @@ std::string ClaimPreparer::RollBack(const ClaimRecord& record, bool lock_driver)
 Status ClaimPreparer::Reconcile() {
   CallLock lock(*this);
   if (!lock.error().empty()) return Error{lock.error()};
+  auto aside = checkpoint_.SetAsideIfCorrupt();
+  if (!aside.ok()) return Error{aside.error()};
+  // With the records gone, a spec file no record owns may still belong to a
+  // running container: none is removed at this start.
+  const bool records_lost = aside->has_value();
+  if (records_lost) {
+    std::cerr << "dra driver: " << (*aside)->problem << "; moved it to " << (*aside)->moved_to
+              << " and starting with no prepared claims (the kubelet's next prepare of each claim "
+                 "prepares it anew; CDI specs on disk stay until their claims are unprepared)\n";
+  }
   auto records = checkpoint_.Snapshot();
   if (!records.ok()) return Error{records.error()};
   std::set<std::string> owned;
@@ -223,7 +233,8 @@ Status ClaimPreparer::Reconcile() {
   std::vector<std::string> stale;
   while (dirent* entry = readdir(dir)) {
     std::string name = entry->d_name;
-    bool spec = name.rfind(prefix, 0) == 0 && EndsWith(name, ".json") && owned.count(name) == 0;
+    bool spec = !records_lost && name.rfind(prefix, 0) == 0 && EndsWith(name, ".json") &&
+                owned.count(name) == 0;
     bool temp = name.rfind("." + prefix, 0) == 0 && EndsWith(name, ".tmp");
     if (spec || temp) stale.push_back(name);
   }
@@ -487,7 +498,14 @@ std::string ClaimPreparer::Unprepare(const ClaimRef& claim) {
     error = records.error();
   } else if (auto it = (*records)->find(claim.uid); it != (*records)->end()) {
     error = RollBack(it->second, /*lock_driver=*/true);
-  }  // else not prepared: success
+  } else {
+    // Not prepared as far as the records know: success. A spec under this
+    // claim's name can only be left from records set aside as corrupt.
+    std::string name = cdi::TransientSpecFileName(config_.cdi_kind, claim.uid);
+    if (auto s = cdi::RemoveFile(config_.cdi_root, name, kSpecDurability); !s.ok()) {
+      error = s.error();
+    }
+  }
   Observe("unprepare", start, error.empty());
   return error;
 }

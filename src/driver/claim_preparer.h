@@ -57,8 +57,11 @@ class ClaimPreparer {
 
   // Start-up recovery: rolls back claims left in PrepareStarted, rewrites
   // missing CDI specs of completed claims, removes this driver's CDI specs
-  // and temporary files that no checkpoint entry owns. Fails on a corrupt
-  // checkpoint (the operator must look at it).
+  // and temporary files that no checkpoint entry owns. A checkpoint that
+  // cannot be decoded is set aside (renamed, never deleted) and start-up goes
+  // on with no records, keeping every CDI spec on disk: the kubelet prepares
+  // its claims again and unprepare removes a claim's spec by its name. Fails
+  // only when the checkpoint cannot be read or moved at all.
   Status Reconcile();
 
   PrepareOutcome Prepare(const ClaimRef& claim);

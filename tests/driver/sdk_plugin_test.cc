@@ -1,7 +1,10 @@
 // The SDK end to end over its sockets, as a kubelet sees it (spec node.md
 // section 8, checks 1-5, 7-19, 21, 25, 26, 28, 31-33).
+#include <sys/mount.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -274,6 +277,58 @@ TEST_F(SdkPlugin, UnwritableCdiDirectoryIsAPerClaimError) {
   EXPECT_EQ(dirs.CdiFiles().size(), 1u);
 }
 
+TEST_F(SdkPlugin, FullCdiFilesystemIsAPerClaimErrorAndLeavesNothingHalfWritten) {
+  // A real full filesystem: the CDI directory on a 16 KiB tmpfs (four pages,
+  // one per spec file). Mounting needs CAP_SYS_ADMIN, which the test
+  // command's machines have (it runs as root).
+  std::string small = dirs.root() + "/small-cdi";
+  fs::create_directories(small);
+  if (mount("tmpfs", small.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "size=16k,mode=0755") != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs (" << std::strerror(errno) << "); needs root";
+  }
+  struct Unmount {
+    std::string path;
+    ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+  } unmount{small};
+  plugin->Stop();
+  driver.SetDevices(8);
+  PluginOptions o = Options();
+  o.cdi_root = small;
+  Start(o);
+
+  std::vector<ClaimSpec> claims;
+  std::string failure;
+  std::size_t prepared = 0;
+  for (int i = 0; i < 8 && failure.empty(); ++i) {
+    ClaimSpec c = SimpleClaim("c" + std::to_string(i), "uid-" + std::to_string(i),
+                              {"dev-" + std::to_string(i)});
+    WriteClaim(dirs.claims(), c);
+    claims.push_back(c);
+    failure = PrepareOne(c).error();
+    if (failure.empty()) ++prepared;
+  }
+  ASSERT_FALSE(failure.empty()) << "8 specs fit into 16 KiB";
+  EXPECT_NE(failure.find("write CDI spec"), std::string::npos) << failure;
+  EXPECT_NE(failure.find(small + "/"), std::string::npos) << failure;  // where
+  EXPECT_NE(failure.find(std::strerror(ENOSPC)), std::string::npos) << failure;
+  // Nothing half-written: no temporary file, no record of the failed claim,
+  // the driver's preparation undone; the other claims are untouched.
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(small)) files.push_back(e.path().filename());
+  EXPECT_EQ(files.size(), prepared);
+  for (const auto& f : files) EXPECT_EQ(f.rfind('.', 0), std::string::npos) << f;
+  auto records = Records();
+  ASSERT_TRUE(records.ok()) << records.error();
+  EXPECT_EQ(records->size(), prepared);
+  EXPECT_EQ(records->count(claims.back().uid), 0u);
+  EXPECT_EQ(driver.prepared().size(), prepared);
+  // Space freed by an unprepare: the failed claim now prepares.
+  EXPECT_EQ(UnprepareOne(claims.front()), "");
+  EXPECT_EQ(PrepareOne(claims.back()).error(), "");
+  plugin->Stop();
+  plugin.reset();
+}
+
 TEST_F(SdkPlugin, ConcurrentPreparesOfOneClaimConverge) {  // check 19
   ClaimSpec c = SimpleClaim("a", "uid-a", {"dev-0", "dev-1"});
   WriteClaim(dirs.claims(), c);
@@ -441,15 +496,17 @@ TEST_F(SdkPlugin, BadOptionsAreClearErrors) {
 }
 
 TEST_F(SdkPlugin, FailedStartLeavesARunningInstanceAlone) {
-  std::string checkpoint = plugin->endpoints().checkpoint_file;
-  std::ofstream(checkpoint) << "garbage";
+  // The second start fails in recovery: its checkpoint lock cannot be opened.
+  std::string lock = plugin->endpoints().checkpoint_file + ".lock";
+  fs::remove(lock);
+  fs::create_directory(lock);
   TestDriver other;
   auto second = Plugin::Start(other, *claims, *publisher, Options());
   ASSERT_FALSE(second.ok());
-  EXPECT_NE(second.error().find("corrupt checkpoint"), std::string::npos) << second.error();
+  EXPECT_NE(second.error().find("open " + lock), std::string::npos) << second.error();
   EXPECT_TRUE(IsSocket(plugin->endpoints().registration_socket));
   EXPECT_TRUE(IsSocket(plugin->endpoints().dra_socket));
-  fs::remove(checkpoint);
+  fs::remove(lock);
   drav1::NodePrepareResourcesResponse r;
   EXPECT_TRUE(client->PrepareV1({}, r).ok());
 }
