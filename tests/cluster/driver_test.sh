@@ -8,8 +8,9 @@
 # recovery, slices deleted by someone else, a publish the API server refuses,
 # kill -9 of the driver, a kubelet restart, a node "reboot" (CDI directory
 # wiped), a rolling update with two driver instances, metrics, MIG-style
-# partitions, a GPU shared through consumable capacity, and network-attached
-# devices published by a leader-elected controller.
+# partitions, a GPU shared through consumable capacity, network-attached
+# devices published by a leader-elected controller, and `dra driver nvml` on
+# the test suite's fake NVML library (DRA_FAKE_NVML).
 #   driver_test.sh SOURCE_DIR DRA_PROGRAM
 # Exit 77 (ctest: skipped) when the cluster binaries are not built.
 set -uo pipefail
@@ -26,8 +27,9 @@ note() { echo "--- $*"; }
 ctrl_a=
 ctrl_b=
 net_plugin=
+nvml_pid=
 cleanup() {
-  for p in $driver_pid $second_pid $ctrl_a $ctrl_b $net_plugin; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
+  for p in $driver_pid $second_pid $ctrl_a $ctrl_b $net_plugin $nvml_pid; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
   cluster_down
   if [[ $failures -eq 0 ]]; then rm -rf "$tmp"; else echo "kept $tmp (cluster logs in $tmp/cluster/logs)"; fi
 }
@@ -469,10 +471,96 @@ kubectl delete resourceclaim link > /dev/null
 for p in $ctrl_a $ctrl_b $net_plugin; do kill "$p" 2> /dev/null && wait "$p" 2> /dev/null; done
 [[ -z $(holder) ]] || fail "the last replica did not release the Lease: $(holder)"
 
+note "dra driver nvml on the fake NVML library: publish, a MIG device and a full GPU scheduled and prepared"
+fake_nvml=${DRA_FAKE_NVML:-}
+if [[ ! -f $fake_nvml ]]; then
+  fail "DRA_FAKE_NVML ('$fake_nvml') does not name the fake NVML library (tests/CMakeLists.txt sets it)"
+else
+  # Device nodes the driver finds under --dev-root (plain files are enough).
+  mkdir -p "$tmp/devroot/dev"
+  : > "$tmp/devroot/dev/nvidiactl"
+  : > "$tmp/devroot/dev/nvidia0"
+  : > "$tmp/devroot/dev/nvidia1"
+  "$dra" driver nvml --kubeconfig "$driver_kubeconfig" --node-name node-1 --nvml-library "$fake_nvml" \
+    --dev-root "$tmp/devroot" --cdi-root "$cdi" --kubelet-registrar-directory-path "$root/plugins_registry" \
+    --kubelet-plugins-directory-path "$root/plugins" >> "$tmp/nvml.log" 2>&1 7>&- 8<&- &
+  nvml_pid=$!
+  nvml_devices() {
+    kubectl get resourceslices --field-selector spec.driver=gpu.nvidia.com,spec.nodeName=node-1 \
+      -o jsonpath='{range .items[*].spec.devices[*]}{.name}{"\n"}{end}' | sort | xargs
+  }
+  nvml_published() { [[ $(nvml_devices) == "gpu-0-mig-1g5gb-19-0 gpu-0-mig-2g10gb-14-2 gpu-1" ]]; }
+  wait_until 30 nvml_published || fail "the nvml driver published '$(nvml_devices)': $(tail -3 "$tmp/nvml.log")"
+  kubectl create -f - > /dev/null << 'YAML' || fail "create the NVIDIA class and templates"
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.nvidia.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.nvidia.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: mig-2g, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.nvidia.com
+          selectors:
+          - cel: {expression: 'device.attributes["gpu.nvidia.com"].profile == "2g.10gb"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: h100, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.nvidia.com
+          selectors:
+          - cel: {expression: 'device.attributes["gpu.nvidia.com"].type == "gpu" && device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H100")'}
+YAML
+  make_pod_with nvml-mig mig-2g || fail "create nvml-mig"
+  make_pod_with nvml-gpu h100 || fail "create nvml-gpu"
+  wait_until 90 is_running nvml-mig || fail "nvml-mig is $(pod_phase nvml-mig): $(tail -3 "$tmp/nvml.log")"
+  wait_until 30 is_running nvml-gpu || fail "nvml-gpu is $(pod_phase nvml-gpu): $(tail -3 "$tmp/nvml.log")"
+  mig_claim=$(pod_claim nvml-mig)
+  gpu_claim=$(pod_claim nvml-gpu)
+  [[ $(claim_device "$mig_claim") == gpu-0-mig-2g10gb-14-2 ]] || fail "nvml-mig got $(claim_device "$mig_claim")"
+  [[ $(claim_device "$gpu_claim") == gpu-1 ]] || fail "nvml-gpu got $(claim_device "$gpu_claim")"
+  mig_uid=$(claim_uid "$mig_claim")
+  gpu_uid=$(claim_uid "$gpu_claim")
+  grep -q "pod=\"default/nvml-mig\" container=\"c\" cdiDevices=\[\"k8s.gpu.nvidia.com/claim=$mig_uid-gpu-0-mig-2g10gb-14-2\"\]" "$kubelet_log" ||
+    fail "the MIG device's CDI ID did not reach the container: $(grep nvml-mig "$kubelet_log" | tail -2)"
+  grep -q "pod=\"default/nvml-gpu\" container=\"c\" cdiDevices=\[\"k8s.gpu.nvidia.com/claim=$gpu_uid-gpu-1\"\]" "$kubelet_log" ||
+    fail "the GPU's CDI ID did not reach the container: $(grep nvml-gpu "$kubelet_log" | tail -2)"
+  mig_spec=$cdi/k8s.gpu.nvidia.com-claim_$mig_uid.json
+  python3 - "$mig_spec" << 'PY' || fail "the MIG claim's CDI spec $mig_spec"
+import json, sys
+spec = json.load(open(sys.argv[1]))
+assert spec["kind"] == "k8s.gpu.nvidia.com/claim", spec["kind"]
+(dev,) = spec["devices"]
+edits = dev["containerEdits"]
+assert "NVIDIA_VISIBLE_DEVICES=MIG-0a1b2c3d-aaaa-bbbb-cccc-000000000002" in edits["env"], edits
+assert [n["path"] for n in edits["deviceNodes"]] == ["/dev/nvidia0"], edits
+assert [n["path"] for n in spec["containerEdits"]["deviceNodes"]] == ["/dev/nvidiactl"], spec
+PY
+  kubectl delete pod nvml-mig nvml-gpu --wait=true > /dev/null
+  nvml_specs_gone() { [[ -z $(ls "$cdi" | grep '^k8s.gpu.nvidia.com-') ]]; }
+  wait_until 30 nvml_specs_gone || fail "CDI specs left after the nvml pods: $(ls "$cdi")"
+  kill "$nvml_pid" 2> /dev/null && wait "$nvml_pid" 2> /dev/null
+  nvml_pid=
+fi
+
 if [[ $failures -ne 0 ]]; then
   echo "--- driver log"
   tail -30 "$tmp/driver.log"
   echo "$failures failure(s)"
   exit 1
 fi
-echo "driver example in a real cluster: publish, schedule, prepare, CDI, device status, health taints, restore, refused publish retried, kill -9, kubelet restart, reboot, rolling update, unprepare, partitions, shared GPU; network-attached pools from a leader-elected controller"
+echo "driver example in a real cluster: publish, schedule, prepare, CDI, device status, health taints, restore, refused publish retried, kill -9, kubelet restart, reboot, rolling update, unprepare, partitions, shared GPU; network-attached pools from a leader-elected controller; driver nvml (fake NVML): MIG device and full GPU"
