@@ -326,9 +326,11 @@ Result<std::optional<Checkpoint::SetAside>> Checkpoint::SetAsideIfCorrupt() {
   return std::optional<SetAside>(SetAside{decoded.error(), target});
 }
 
-Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change) {
+Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change,
+                          cdi::Durability durability) {
   Pending mine;
   mine.change = &change;
+  mine.durability = durability;
   std::unique_lock lock(queue_mu_);
   queue_.push_back(&mine);
   queue_cv_.wait(lock, [&] { return mine.done || !committing_; });
@@ -368,17 +370,21 @@ void Checkpoint::Commit(const std::vector<Pending*>& batch) {
     return fail_all(records.error());
   }
   bool changed = false;
+  cdi::Durability durability = cdi::Durability::kCache;
   for (Pending* p : batch) {
     // Each change sees the records as the ones before it left them (a
     // change that fails leaves them as it found them: Update's contract).
     p->status = (*p->change)(*records);
     changed = changed || p->status.ok();
+    if (p->status.ok() && p->durability == cdi::Durability::kDisk) {
+      durability = cdi::Durability::kDisk;
+    }
   }
   if (changed) {
     auto slash = path_.rfind('/');
     std::string dir = slash == std::string::npos ? "." : path_.substr(0, slash);
     std::string name = slash == std::string::npos ? path_ : path_.substr(slash + 1);
-    Status written = cdi::WriteFileAtomic(dir, name, Encode(*records), 0600);
+    Status written = cdi::WriteFileAtomic(dir, name, Encode(*records), 0600, durability);
     if (!written.ok()) {
       for (Pending* p : batch) {
         if (p->status.ok()) p->status = written;

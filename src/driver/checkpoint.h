@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "dra/driver/cdi.h"
 #include "dra/driver/driver.h"
 #include "dra/util/result.h"
 
@@ -76,8 +77,12 @@ class Checkpoint {
   // together (group commit): one thread applies every change queued so far,
   // in arrival order, to one read of the file and writes it once, so a burst
   // of prepares costs a few fsyncs rather than two each. Returns when this
-  // call's change is on disk (or failed).
-  Status Update(const std::function<Status(ClaimRecords&)>& change);
+  // call's change is in the file (or failed): on disk with kDisk; with
+  // kCache in the page cache only, which outlives a crash of the process
+  // but not of the machine. A batch is synced when any change in it asks
+  // for kDisk.
+  Status Update(const std::function<Status(ClaimRecords&)>& change,
+                cdi::Durability durability = cdi::Durability::kDisk);
 
   // Start-up recovery from a file that cannot be decoded (bad checksum, not
   // JSON, unknown format): under the same flock as Update, renames it to
@@ -97,6 +102,7 @@ class Checkpoint {
  private:
   struct Pending {
     const std::function<Status(ClaimRecords&)>* change = nullptr;
+    cdi::Durability durability = cdi::Durability::kDisk;
     Status status;
     bool done = false;  // guarded by queue_mu_
   };

@@ -26,6 +26,14 @@ std::string BaseRequest(const std::string& request) { return request.substr(0, r
 // rewrites missing or damaged ones before the kubelet asks again. Skipping
 // their fsyncs keeps them off the prepare's critical path.
 constexpr cdi::Durability kSpecDurability = cdi::Durability::kCache;
+// A PrepareStarted record is what lets a restarted plugin undo a prepare its
+// process did not finish; it is written to the page cache only, which
+// outlives the process. What it protects against a machine crash is gone
+// with the machine anyway: the claim's CDI spec (tmpfs) and the devices'
+// runtime state, and the kubelet prepares again after the reboot. Completion
+// and erasure are synced: a lost erasure would leave a device looking
+// prepared for a claim that no longer uses it.
+constexpr cdi::Durability kStartedDurability = cdi::Durability::kCache;
 
 std::string ClaimLabel(const ClaimRef& c) { return "ResourceClaim " + c.namespace_ + "/" + c.name; }
 
@@ -360,28 +368,30 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
   record.devices = input.devices;
   record.cdi_spec_file = cdi::TransientSpecFileName(config_.cdi_kind, ref.uid);
   std::string conflict;
-  if (auto s = checkpoint_.Update([&](ClaimRecords& r) -> Status {
-        // Last line of defence against double allocation: an exclusive
-        // device may be prepared for one claim only. Checked in the same
-        // update that records the start, so two claims racing for one
-        // device cannot both pass.
-        for (const auto& d : input.devices) {
-          if (d.share_id || d.admin_access) continue;
-          for (const auto& [uid, other] : r) {
-            if (uid == ref.uid) continue;
-            for (const auto& o : other.devices) {
-              if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
-                conflict = "device " + d.pool + "/" + d.device +
-                           " is already prepared for ResourceClaim " + other.namespace_ + "/" +
-                           other.name + " (UID " + uid + ")";
-                return Error{conflict};
+  if (auto s = checkpoint_.Update(
+          [&](ClaimRecords& r) -> Status {
+            // Last line of defence against double allocation: an exclusive
+            // device may be prepared for one claim only. Checked in the same
+            // update that records the start, so two claims racing for one
+            // device cannot both pass.
+            for (const auto& d : input.devices) {
+              if (d.share_id || d.admin_access) continue;
+              for (const auto& [uid, other] : r) {
+                if (uid == ref.uid) continue;
+                for (const auto& o : other.devices) {
+                  if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
+                    conflict = "device " + d.pool + "/" + d.device +
+                               " is already prepared for ResourceClaim " + other.namespace_ + "/" +
+                               other.name + " (UID " + uid + ")";
+                    return Error{conflict};
+                  }
+                }
               }
             }
-          }
-        }
-        r[ref.uid] = record;
-        return Status{};
-      });
+            r[ref.uid] = record;
+            return Status{};
+          },
+          kStartedDurability);
       !s.ok()) {
     return fail(conflict.empty() ? "checkpoint: " + s.error() : conflict);
   }
