@@ -1,10 +1,15 @@
 // Client: requests to kube-apiserver over libcurl.
 //
-// Connections: a pool of curl easy handles; a handle keeps its connection
-// alive between requests (curl_easy_reset keeps the connection cache), so a
-// thread that finishes a request hands a warm connection to the next one.
-// HTTP/2 is negotiated by ALPN on TLS (CURL_HTTP_VERSION_2TLS) unless the
-// DISABLE_HTTP2 environment variable is set, as client-go honours it.
+// Connections: requests (Do) are transfers of one curl multi handle, driven by
+// one transport thread per Client (Transport below), so they share its
+// connection cache: over HTTP/2 every request in flight is a stream of one
+// connection, as client-go sends them, instead of a connection (and a TLS
+// handshake) each. Streams (watches) run curl_easy_perform on a handle of
+// their own, whose connection stays with that handle between streams: their
+// consumer may block in the middle of a body, which must not stall the
+// transfers of everyone else. HTTP/2 is negotiated by ALPN on TLS
+// (CURL_HTTP_VERSION_2TLS) unless the DISABLE_HTTP2 environment variable is
+// set, as client-go honours it.
 #include "dra/kube/client.h"
 
 #include <curl/curl.h>
@@ -16,14 +21,18 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <iterator>
+#include <list>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -114,7 +123,10 @@ Result<ServerUrl> ParseServer(const std::string& server) {
   return u;
 }
 
-// One request's state inside libcurl's callbacks.
+// One request's state inside libcurl's callbacks. Thread-safety: while the
+// transfer runs, only the thread that drives it touches it (the caller's for
+// a stream, the transport thread for a request); the caller reads it after
+// the transfer is done, which Transport::Run orders after every callback.
 struct Transfer {
   std::size_t max_bytes = 0;
   std::string body;
@@ -248,6 +260,199 @@ struct CurlSlist {
   void Add(const std::string& s) { list = curl_slist_append(list, s.c_str()); }
 };
 
+// Drives the requests of one Client: one curl multi handle whose connection
+// cache every request shares (HTTP/2 streams over one connection when the
+// server speaks it), and one thread that runs it.
+//
+// Thread-safety: Run may be called from any number of threads at once; each
+// call blocks until its transfer is done. From Run's queueing of an easy
+// handle until Run returns, the handle (with its Transfer, headers and error
+// buffer) belongs to the transport thread and the caller leaves it alone;
+// the multi handle is only ever touched by the transport thread (and by the
+// destructor, after that thread has ended), except for curl_multi_wakeup,
+// which libcurl allows from any thread. The destructor must not run while a
+// Run is in progress (Client's destruction contract).
+class Transport {
+ public:
+  // Connection limits (see ClientLimits::max_concurrent_requests): HTTP/2
+  // connections carry up to kStreamsPerConnection requests each (libcurl's
+  // default, stated here; kube-apiserver offers more streams per
+  // connection), and at most kMaxConnections connections are open at once,
+  // which over HTTP/1.1 (one request per connection) bounds the connections
+  // as the old pool of handles did; the requests beyond wait inside libcurl
+  // for a connection to come free.
+  static constexpr long kStreamsPerConnection = 100;
+  static constexpr long kMaxConnections = 16;
+
+  // Null when libcurl could not make a multi handle (out of memory).
+  static std::unique_ptr<Transport> New() {
+    CURLM* multi = curl_multi_init();
+    if (multi == nullptr) return nullptr;
+    curl_multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+    curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, kStreamsPerConnection);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, kMaxConnections);
+    // Every connection may stay open while idle (Go's transport keeps up to
+    // 25 idle per host; this is never more than kMaxConnections anyway).
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, kMaxConnections);
+    return std::unique_ptr<Transport>(new Transport(multi));
+  }
+
+  ~Transport() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    if (thread_.joinable()) {
+      curl_multi_wakeup(multi_);
+      thread_.join();
+    }
+    // The thread removed every handle it had added; the multi goes now with
+    // its idle connections, before the share their TLS sessions live in
+    // (Client::Impl's destructor).
+    curl_multi_cleanup(multi_);
+  }
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  // Runs the transfer that `h` is configured for (its callbacks then run on
+  // the transport thread) and returns its result once it is done and `h` is
+  // out of the multi handle again, so that the caller may read it with
+  // curl_easy_getinfo and reuse it. `cancel`, when set while the transfer
+  // waits or runs, ends it with CURLE_ABORTED_BY_CALLBACK (t.cancelled set);
+  // `deadline`, when given, ends it with CURLE_OPERATION_TIMEDOUT also while
+  // it still waits for a connection, where libcurl's own CURLOPT_TIMEOUT_MS
+  // does not look. `errbuf` receives the text of a failure of the transport
+  // itself.
+  CURLcode Run(CURL* h, Transfer& t, const std::atomic<bool>* cancel,
+               std::optional<std::chrono::steady_clock::time_point> deadline,
+               char (&errbuf)[CURL_ERROR_SIZE]) {
+    Job job;
+    job.handle = h;
+    job.transfer = &t;
+    job.cancel = cancel;
+    job.deadline = deadline;
+    curl_easy_setopt(h, CURLOPT_PRIVATE, &job);
+    std::unique_lock lock(mu_);
+    if (!thread_.joinable()) {
+      // Started with the first request: a client that only watches never
+      // needs it.
+      try {
+        thread_ = std::thread([this] { Loop(); });
+      } catch (const std::system_error& e) {
+        std::snprintf(errbuf, CURL_ERROR_SIZE, "could not start the transport thread: %s",
+                      e.what());
+        return CURLE_FAILED_INIT;
+      }
+    }
+    queued_.push_back(&job);
+    curl_multi_wakeup(multi_);
+    job.done_cv.wait(lock, [&] { return job.done; });
+    return job.result;
+  }
+
+ private:
+  // One request between Run's queueing and its end; lives on the caller's
+  // stack. `done` and `result` are guarded by mu_ and written once by the
+  // transport thread, which after setting `done` never touches the Job again.
+  struct Job {
+    CURL* handle = nullptr;
+    Transfer* transfer = nullptr;
+    const std::atomic<bool>* cancel = nullptr;
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    std::list<Job*>::iterator active_at;  // the transport thread's, while it runs
+    std::condition_variable done_cv;
+    bool done = false;
+    CURLcode result = CURLE_OK;
+  };
+
+  explicit Transport(CURLM* multi) : multi_(multi) {}
+
+  // Hands the result to the caller waiting in Run. Notified under the lock:
+  // once `done` is seen the caller may return and destroy the Job.
+  void Finish(Job* job, CURLcode result) {
+    std::lock_guard lock(mu_);
+    job->result = result;
+    job->done = true;
+    job->done_cv.notify_one();
+  }
+
+  // Takes a job out of the multi handle (if it was added) and ends it.
+  void End(std::list<Job*>& active, Job* job, CURLcode result) {
+    curl_multi_remove_handle(multi_, job->handle);
+    active.erase(job->active_at);
+    Finish(job, result);
+  }
+
+  // The transport thread. Nothing here throws (list splices and erases do
+  // not allocate; the callbacks keep their exceptions in the Transfer), so
+  // nothing unwinds through libcurl.
+  void Loop() noexcept {
+    // While any transfer is active the loop comes round at least this often,
+    // to see cancellations and deadlines of transfers libcurl is not
+    // watching (waiting for a connection); when idle, only a new request or
+    // the destructor's wakeup ends the wait.
+    constexpr int kActivePollMs = 100;
+    constexpr int kIdlePollMs = 60'000;
+    std::list<Job*> active;  // added to multi_; only this thread's
+    for (;;) {
+      std::list<Job*> fresh;
+      {
+        std::lock_guard lock(mu_);
+        if (stop_) break;
+        fresh.splice(fresh.end(), queued_);
+      }
+      while (!fresh.empty()) {
+        Job* job = fresh.front();
+        active.splice(active.end(), fresh, fresh.begin());
+        job->active_at = std::prev(active.end());
+        if (curl_multi_add_handle(multi_, job->handle) != CURLM_OK) {
+          active.erase(job->active_at);
+          Finish(job, CURLE_OUT_OF_MEMORY);
+        }
+      }
+      int running = 0;
+      curl_multi_perform(multi_, &running);
+      int left = 0;
+      while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+        if (msg->msg != CURLMSG_DONE) continue;
+        // msg is gone once its handle leaves the multi: read it first.
+        CURL* h = msg->easy_handle;
+        CURLcode result = msg->data.result;
+        Job* job = nullptr;
+        curl_easy_getinfo(h, CURLINFO_PRIVATE, &job);
+        End(active, job, result);
+      }
+      auto now = std::chrono::steady_clock::now();
+      for (auto it = active.begin(); it != active.end();) {
+        Job* job = *it++;
+        if (job->cancel != nullptr && job->cancel->load(std::memory_order_relaxed)) {
+          job->transfer->cancelled = true;
+          End(active, job, CURLE_ABORTED_BY_CALLBACK);
+        } else if (job->deadline && now >= *job->deadline) {
+          End(active, job, CURLE_OPERATION_TIMEDOUT);
+        }
+      }
+      curl_multi_poll(multi_, nullptr, 0, active.empty() ? kIdlePollMs : kActivePollMs, nullptr);
+    }
+    // Stopped: no Run is in progress (the destructor's precondition), so
+    // nothing should be left; whatever is, ends rather than hangs.
+    while (!active.empty()) End(active, active.front(), CURLE_ABORTED_BY_CALLBACK);
+    std::lock_guard lock(mu_);
+    for (Job* job : queued_) {
+      job->result = CURLE_ABORTED_BY_CALLBACK;
+      job->done = true;
+      job->done_cv.notify_one();
+    }
+    queued_.clear();
+  }
+
+  CURLM* const multi_;
+  std::mutex mu_;
+  std::list<Job*> queued_;  // guarded by mu_: waiting for the thread to add them
+  bool stop_ = false;       // guarded by mu_
+  std::thread thread_;      // started by the first Run, under mu_
+};
+
 }  // namespace
 
 std::string EncodeQuery(std::vector<std::pair<std::string, std::string>> query) {
@@ -263,6 +468,10 @@ std::string EncodeQuery(std::vector<std::pair<std::string, std::string>> query) 
   return out;
 }
 
+// Thread-safety: every member is either set by Client::New before the
+// Client is shared and constant after (config, limits, url, http2, limiter,
+// transport and share themselves), or guarded as its comment says. Lives as
+// long as the Client; no request may be in progress when it is destroyed.
 struct Client::Impl {
   RestConfig config;
   ClientLimits limits;
@@ -270,8 +479,12 @@ struct Client::Impl {
   bool http2 = true;
   std::unique_ptr<RateLimiter> limiter;  // null: not limited
 
+  // Idle easy handles, kept to save their setup: `pool` for requests (their
+  // connections live in the transport's multi handle), `stream_pool` for
+  // streams (each keeps the connection of its last stream, for the next).
   std::mutex pool_mu;
-  std::vector<CURL*> pool;  // idle handles, each with its live connection
+  std::vector<CURL*> pool;         // guarded by pool_mu
+  std::vector<CURL*> stream_pool;  // guarded by pool_mu
 
   // Requests in flight (limits.max_concurrent_requests; streams not counted).
   std::mutex slots_mu;
@@ -298,6 +511,9 @@ struct Client::Impl {
     curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
   }
 
+  // The requests' multi handle and its thread (set by Client::New).
+  std::unique_ptr<Transport> transport;
+
   void TakeSlot() {
     if (limits.max_concurrent_requests <= 0) return;
     std::unique_lock lock(slots_mu);
@@ -318,33 +534,41 @@ struct Client::Impl {
   std::function<void(const std::string&)> warning_handler;
 
   std::atomic<int> last_http_version{0};
+  std::atomic<std::uint64_t> connections_opened{0};  // CURLINFO_NUM_CONNECTS summed
 
   ~Impl() {
-    // Handles go before the share they use.
+    // The transport (thread, multi handle and its connections) goes first,
+    // then the easy handles, then the share they all used: curl_share_cleanup
+    // refuses a share that a handle still uses.
+    transport.reset();
     for (CURL* h : pool) curl_easy_cleanup(h);
+    for (CURL* h : stream_pool) curl_easy_cleanup(h);
     if (share != nullptr) curl_share_cleanup(share);
   }
 
-  CURL* Acquire() {
+  CURL* Acquire(bool streaming) {
     {
       std::lock_guard<std::mutex> lock(pool_mu);
-      if (!pool.empty()) {
-        CURL* h = pool.back();
-        pool.pop_back();
+      std::vector<CURL*>& from = streaming ? stream_pool : pool;
+      if (!from.empty()) {
+        CURL* h = from.back();
+        from.pop_back();
         return h;
       }
     }
     return curl_easy_init();
   }
 
-  void Release(CURL* h) {
+  void Release(CURL* h, bool streaming) {
     std::lock_guard<std::mutex> lock(pool_mu);
-    // Bound idle connections as Go's transport does (25 per host).
-    if (pool.size() >= 25) {
+    std::vector<CURL*>& to = streaming ? stream_pool : pool;
+    // Bound idle handles (and the streams' idle connections) as Go's
+    // transport bounds idle connections (25 per host).
+    if (to.size() >= 25) {
       curl_easy_cleanup(h);
       return;
     }
-    pool.push_back(h);
+    to.push_back(h);
   }
 
   bool Https() const { return url.scheme == "https"; }
@@ -515,7 +739,8 @@ struct Client::Impl {
     return config.credentials->Get();
   }
 
-  // One attempt. Returns the curl code; fills `t`.
+  // One attempt. Returns the curl code; fills `t`. A request runs on the
+  // transport thread (the caller waits), a stream on the calling thread.
   CURLcode Perform(const HttpRequest& r, Transfer& t, const Credentials& creds, bool streaming,
                    std::chrono::milliseconds remaining, std::string& curl_error) {
     if (!streaming) TakeSlot();
@@ -526,7 +751,7 @@ struct Client::Impl {
         if (held) impl->GiveSlot();
       }
     } slot{this, !streaming};
-    CURL* h = Acquire();
+    CURL* h = Acquire(streaming);
     if (h == nullptr) {
       curl_error = "could not create a connection handle";
       return CURLE_OUT_OF_MEMORY;
@@ -543,9 +768,27 @@ struct Client::Impl {
       connect_to.Add(config.tls.server_name + ":" + url.port + ":" + real_host + ":" + url.port);
       curl_easy_setopt(h, CURLOPT_CONNECT_TO, connect_to.list);
     }
+    if (!streaming && Https() && http2) {
+      // A request that finds a connection still being set up waits to learn
+      // whether it will multiplex (ALPN) rather than open another one: a
+      // burst of requests on a cold client makes one TLS handshake, not one
+      // each. Without TLS there is no HTTP/2 here (no h2c), and waiting for
+      // the first answer would only serialise the burst.
+      curl_easy_setopt(h, CURLOPT_PIPEWAIT, 1L);
+    }
     char errbuf[CURL_ERROR_SIZE] = {0};
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-    CURLcode code = curl_easy_perform(h);
+    CURLcode code = CURLE_OK;
+    if (streaming) {
+      code = curl_easy_perform(h);
+    } else {
+      // Backstop of CURLOPT_TIMEOUT_MS for the time a request waits for a
+      // connection (see Transport::Run); the same instant, so whichever
+      // notices first ends it the same way.
+      std::optional<std::chrono::steady_clock::time_point> deadline;
+      if (remaining.count() > 0) deadline = std::chrono::steady_clock::now() + remaining;
+      code = transport->Run(h, t, t.cancel, deadline, errbuf);
+    }
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     t.status = static_cast<int>(status);
@@ -553,11 +796,15 @@ struct Client::Impl {
     long version = 0;
     curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &version);
     last_http_version.store(static_cast<int>(version));
+    long connects = 0;
+    curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);
+    connections_opened.fetch_add(static_cast<std::uint64_t>(std::max(connects, 0L)));
     curl_error = errbuf[0] != 0 ? std::string(errbuf) : std::string(curl_easy_strerror(code));
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(h, CURLOPT_CONNECT_TO, nullptr);
-    Release(h);
+    curl_easy_setopt(h, CURLOPT_PRIVATE, nullptr);
+    Release(h, streaming);
     return code;
   }
 
@@ -688,6 +935,8 @@ Result<std::shared_ptr<Client>> Client::New(RestConfig config, ClientLimits limi
   InitCurl();
   auto impl = std::make_unique<Impl>();
   impl->InitShare();
+  impl->transport = Transport::New();
+  if (impl->transport == nullptr) return Error{"could not create a libcurl multi handle"};
   Result<ServerUrl> url = ParseServer(config.server);
   if (!url.ok()) return Error{url.error()};
   impl->url = *url;
@@ -734,6 +983,8 @@ void Client::SetWarningHandler(std::function<void(const std::string&)> handler) 
   std::lock_guard<std::mutex> lock(impl_->warn_mu);
   impl_->warning_handler = std::move(handler);
 }
+
+std::uint64_t Client::ConnectionsOpened() const { return impl_->connections_opened.load(); }
 
 std::string Client::LastHttpVersion() const {
   switch (impl_->last_http_version.load()) {

@@ -2,14 +2,21 @@
 // (Retry-After on 429 and 5xx for every verb, none without it, bounded),
 // request shape (headers, sorted query, timeout parameter), bad answers
 // (garbage, too large, cut off), slow servers, refused connections, watch
-// streams that end mid-event, and warnings.
+// streams that end mid-event, warnings, and many requests at once from many
+// threads over the shared transport.
 #include "dra/kube/client.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <latch>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "dra/kube/resource_client.h"
 #include "dra/kube/watch.h"
@@ -364,6 +371,134 @@ TEST(ClientTest, WatchCancelledPromptly) {
   EXPECT_EQ(s.error().kind, ErrorKind::kCancelled);
   // Well before the 10 s stream would have ended by itself.
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(6));
+}
+
+TEST(ClientTest, ConcurrentRequestsEachGetTheirOwnAnswer) {
+  FakeServer server([](const FakeRequest& req) {
+    FakeResponse r;
+    r.delay_ms = 5;  // keeps several in flight at once
+    r.body = R"({"target":")" + req.target + R"("})";
+    return r;
+  });
+  auto client = ClientFor(server);
+  constexpr int kThreads = 64;
+  std::vector<std::optional<ApiResult<HttpResponse>>> results(kThreads);
+  std::latch start(kThreads);
+  std::vector<std::thread> threads;
+  threads.reserve(kThreads);
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      HttpRequest req;
+      req.path = "/api/v1/namespaces/ns-" + std::to_string(i);
+      start.arrive_and_wait();
+      results[i].emplace(client->Do(req));
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) {
+    ASSERT_TRUE(results[i]->ok()) << i << ": " << results[i]->error().message;
+    EXPECT_EQ((*results[i])->body,
+              R"({"target":"/api/v1/namespaces/ns-)" + std::to_string(i) + R"("})");
+  }
+  // HTTP/1.1 (no TLS, so no HTTP/2): a connection per request in flight, but
+  // never more than 16 however many are in flight.
+  EXPECT_EQ(client->LastHttpVersion(), "1.1");
+  EXPECT_GE(client->ConnectionsOpened(), 1u);
+  EXPECT_LE(client->ConnectionsOpened(), 16u);
+  EXPECT_EQ(server.requests().size(), static_cast<std::size_t>(kThreads));
+}
+
+// A server that holds every request until released, so that a test can fill
+// the client's 16 connections and queue more behind them.
+class HoldingServer {
+ public:
+  HoldingServer()
+      : server_([this](const FakeRequest&) {
+          std::unique_lock lock(mu_);
+          ++held_;
+          cv_.notify_all();
+          cv_.wait(lock, [&] { return released_; });
+          FakeResponse r;
+          r.body = "{}";
+          return r;
+        }) {}
+  ~HoldingServer() { Release(); }
+  void WaitHeld(int n) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return held_ >= n; });
+  }
+  void Release() {
+    std::lock_guard lock(mu_);
+    released_ = true;
+    cv_.notify_all();
+  }
+  FakeServer& server() { return server_; }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int held_ = 0;
+  bool released_ = false;
+  FakeServer server_;  // last: its threads stop before the state they use goes
+};
+
+TEST(ClientTest, RequestWaitingForAConnectionCanBeCancelled) {
+  HoldingServer holding;
+  auto client = ClientFor(holding.server());
+  std::vector<std::thread> busy;
+  busy.reserve(16);
+  std::atomic<int> busy_ok{0};
+  for (int i = 0; i < 16; ++i) {
+    busy.emplace_back([&] {
+      HttpRequest req;
+      req.path = "/api";
+      if (client->Do(req).ok()) ++busy_ok;
+    });
+  }
+  holding.WaitHeld(16);  // every connection the client may open is taken
+  std::atomic<bool> cancel{false};
+  std::optional<ApiResult<HttpResponse>> waiting;
+  std::thread waiter([&] {
+    HttpRequest req;
+    req.path = "/apis";
+    req.cancel = &cancel;
+    waiting.emplace(client->Do(req));
+  });
+  cancel = true;
+  waiter.join();
+  ASSERT_FALSE(waiting->ok());
+  EXPECT_EQ(waiting->error().kind, ErrorKind::kCancelled);
+  holding.Release();
+  for (std::thread& t : busy) t.join();
+  EXPECT_EQ(busy_ok, 16);
+  for (const FakeRequest& r : holding.server().requests()) EXPECT_EQ(r.target, "/api");
+}
+
+TEST(ClientTest, TimeoutCoversTheWaitForAConnection) {
+  HoldingServer holding;
+  RestConfig config;
+  config.timeout = std::chrono::milliseconds(500);
+  auto client = ClientFor(holding.server(), config);
+  const std::string expected =
+      "the request to 127.0.0.1:" + std::to_string(holding.server().port()) + " timed out";
+  std::vector<std::optional<ApiResult<HttpResponse>>> results(17);
+  std::vector<std::thread> threads;
+  threads.reserve(17);
+  for (int i = 0; i < 17; ++i) {
+    threads.emplace_back([&, i] {
+      HttpRequest req;
+      req.path = "/api";
+      results[i].emplace(client->Do(req));
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  holding.Release();
+  // Those that reached the server and the one (at least) that never got a
+  // connection end alike.
+  for (const auto& r : results) {
+    ASSERT_FALSE(r->ok());
+    EXPECT_EQ(r->error().message.substr(0, expected.size()), expected) << r->error().message;
+  }
 }
 
 }  // namespace

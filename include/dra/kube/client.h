@@ -1,11 +1,13 @@
 // The HTTP side of talking to kube-apiserver: one Client per RestConfig sends
-// requests over reused libcurl connections (HTTP/2 when the server offers it),
+// requests over shared libcurl connections (HTTP/2 streams of one connection
+// when the server offers it, as client-go sends them),
 // attaches credentials, waits for the client-side rate limiter, retries as
 // client-go does, and turns failures into ApiErrors.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -57,17 +59,28 @@ struct ClientLimits {
   std::chrono::seconds max_retry_after{60};
   // Connection establishment (client-go dials with a 30 s limit).
   std::chrono::milliseconds connect_timeout{30'000};
-  // Requests (not streams) in flight at once; more wait for a free
-  // connection. client-go multiplexes every request on one HTTP/2
-  // connection; here each request in flight holds a connection of its own,
-  // and a burst of 100 would open 100 (100 TLS handshakes). 0: no bound.
-  int max_concurrent_requests = 16;
+  // Requests (not streams) in flight at once; more wait for one to end.
+  // Over HTTP/2 the requests in flight are streams of one connection (as
+  // client-go's are), which carries up to 100 at once, so the default lets a
+  // burst of 100 (a kubelet preparing 100 pods) go out together over one
+  // connection and one TLS handshake; the bound remains to cap what one
+  // client asks of the server and holds in memory at once. Over HTTP/1.1
+  // (DISABLE_HTTP2, or a server without HTTP/2) each request needs a
+  // connection of its own: at most 16 are opened and the other requests in
+  // flight wait for one. 0: no bound.
+  int max_concurrent_requests = 100;
 };
 
-// Thread-safety: a Client is safe to use from any number of threads at once;
-// each request uses a connection of its own from a shared pool, and new
-// connections resume the TLS sessions of earlier ones. Handlers set
-// with SetWarningHandler are called on the requesting thread.
+// Thread-safety: a Client is safe to use from any number of threads at once.
+// Requests (Do) are carried by one transport thread per Client, started by
+// the first request, over connections all of them share (see
+// ClientLimits::max_concurrent_requests); the calling thread waits for its
+// answer. Each stream (Stream) runs on its calling thread over a connection
+// of its own, so a slow consumer holds up nobody else. New connections
+// resume the TLS sessions of earlier ones. Handlers set with
+// SetWarningHandler are called on the requesting thread. The Client must
+// outlive every call on it: destroying it (which stops the transport
+// thread) while a request or stream is in progress is not allowed.
 class Client {
  public:
   // Checks the server URL and the combination of settings (client-go's
@@ -108,6 +121,11 @@ class Client {
 
   // The HTTP version the last completed request used ("1.1", "2").
   std::string LastHttpVersion() const;
+
+  // How many connections the client has opened so far (requests and streams
+  // together), for tests and diagnostics: a burst of concurrent requests over
+  // HTTP/2 adds one.
+  std::uint64_t ConnectionsOpened() const;
 
  private:
   struct Impl;
