@@ -116,8 +116,8 @@ TEST(ExampleDriver, ValidatesOptions) {
   ExampleDriverOptions o = Options();
   EXPECT_TRUE(ValidateExampleDriverOptions(o).ok());
   o.num_devices = -1;
-  EXPECT_EQ(ValidateExampleDriverOptions(o).error(), "--num-devices -1: must be 0 to 128");
-  o.num_devices = 129;
+  EXPECT_EQ(ValidateExampleDriverOptions(o).error(), "--num-devices -1: must be 0 to 1024");
+  o.num_devices = 1025;
   EXPECT_FALSE(ValidateExampleDriverOptions(o).ok());
   o = Options();
   o.node_name.clear();

@@ -36,7 +36,7 @@ const std::vector<SimulatedMigProfile>& SimulatedMigProfiles();
 
 inline constexpr int kSimulatedMemorySlices = 8;
 inline constexpr std::int64_t kSimulatedGpuMemoryBytes = 80LL << 30;
-inline constexpr int kMaxSimulatedGpus = 128;
+inline constexpr int kMaxSimulatedGpus = 1024;
 
 // Identity of one simulated GPU; deterministic per node name and index, so a
 // restarted driver publishes the same devices.
