@@ -1,5 +1,9 @@
 #include "driver/publishing_loop.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <iostream>
 
@@ -16,6 +20,15 @@ PublishingLoop::~PublishingLoop() { Stop(); }
 Status PublishingLoop::PublishNow() {
   Status s = PublishOnce();
   Record(s);
+#if defined(__GLIBC__)
+  // A publish holds the inventory several times over for a moment (the
+  // driver's copy, the listed slices, the built ones, their JSON), then frees
+  // it in pieces glibc keeps mapped between longer-lived allocations: without
+  // this, a driver of 1,024 devices stays about 15 MiB above what it uses.
+  // malloc_trim hands whole free pages back; it costs a walk of the free
+  // lists, once per publish.
+  malloc_trim(0);
+#endif
   return s;
 }
 
