@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "admin_client.h"
 #include "dra/kube/client.h"
 #include "dra/kube/kubeconfig.h"
 #include "kube/test_cluster.h"
@@ -22,19 +23,7 @@ namespace {
 using testing_cluster::ClusterOptions;
 using testing_cluster::TestCluster;
 
-std::shared_ptr<Client> AdminClient(const TestCluster& cluster) {
-  ConfigFlags flags;
-  flags.kubeconfig = cluster.admin_kubeconfig();
-  Environment env;
-  env.home = "/nonexistent";
-  Result<RestConfig> config = LoadRestConfig(flags, env);
-  EXPECT_TRUE(config.ok()) << config.error();
-  if (!config.ok()) return nullptr;
-  config->qps = -1;  // not throttled: the burst is the point
-  Result<std::shared_ptr<Client>> client = Client::New(*config);
-  EXPECT_TRUE(client.ok()) << client.error();
-  return client.ok() ? *client : nullptr;
-}
+using testing::AdminClient;
 
 TEST(ClientMultiplexTest, ConcurrentRequestsShareOneHttp2Connection) {
   if (std::string why = TestCluster::SkipReason(); !why.empty()) GTEST_SKIP() << why;

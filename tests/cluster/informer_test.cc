@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "admin_client.h"
 #include "dra/api/resource.h"
 #include "dra/kube/api_error.h"
 #include "dra/kube/kubeconfig.h"
@@ -30,19 +31,7 @@ namespace {
 using testing_cluster::ClusterOptions;
 using testing_cluster::TestCluster;
 
-std::shared_ptr<Client> AdminClient(const TestCluster& cluster) {
-  ConfigFlags flags;
-  flags.kubeconfig = cluster.admin_kubeconfig();
-  Environment env;
-  env.home = "/nonexistent";
-  Result<RestConfig> config = LoadRestConfig(flags, env);
-  EXPECT_TRUE(config.ok()) << config.error();
-  if (!config.ok()) return nullptr;
-  config->qps = -1;
-  Result<std::shared_ptr<Client>> c = Client::New(*config);
-  EXPECT_TRUE(c.ok()) << c.error();
-  return c.ok() ? *c : nullptr;
-}
+using testing::AdminClient;
 
 api::ResourceSlice Slice(const std::string& name, const std::string& driver) {
   api::ResourceSlice s;
