@@ -20,28 +20,16 @@ namespace {
 using kube::testing::FakeRequest;
 using kube::testing::FakeResponse;
 using kube::testing::FakeServer;
-
-FakeResponse JsonAnswer(int status, std::string body) {
-  FakeResponse r;
-  r.status = status;
-  r.headers = {{"Content-Type", "application/json"}};
-  r.body = std::move(body);
-  return r;
-}
-
-FakeResponse Refusal(int code, const std::string& reason, const std::string& message) {
-  return JsonAnswer(code, R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":)" +
-                              Quoted(message) + R"(,"reason":")" + reason + R"(","code":)" +
-                              std::to_string(code) + "}");
-}
+using kube::testing::JsonResponse;
+using kube::testing::StatusResponse;
 
 // The discovery document the claim source asks for before its first GET.
 std::optional<FakeResponse> Discovery(const FakeRequest& r) {
   if (r.target != "/apis/resource.k8s.io") return std::nullopt;
-  return JsonAnswer(200,
-                    R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
-                    R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}],)"
-                    R"("preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}})");
+  return JsonResponse(
+      200, R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
+           R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}],)"
+           R"("preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}})");
 }
 
 std::shared_ptr<kube::Client> ClientAt(const std::string& url) {
@@ -95,14 +83,15 @@ TEST_F(KubePrepare, ServerErrorsAreErrorsOfTheirClaimsOnly) {
     if (auto d = Discovery(r)) return *d;
     const std::string prefix = "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/";
     std::string path = r.target.substr(0, r.target.find('?'));
-    if (path == prefix + "good") return JsonAnswer(200, ClaimJson(good));
-    if (path == prefix + "broken") return Refusal(500, "InternalError", "etcd is down");
+    if (path == prefix + "good") return JsonResponse(200, ClaimJson(good));
+    if (path == prefix + "broken") return StatusResponse(500, "InternalError", "etcd is down");
     if (path == prefix + "forbidden") {
-      return Refusal(403, "Forbidden",
-                     "resourceclaims.resource.k8s.io \"forbidden\" is forbidden: User "
-                     "\"system:serviceaccount:dra:driver\" cannot get resource \"resourceclaims\"");
+      return StatusResponse(
+          403, "Forbidden",
+          "resourceclaims.resource.k8s.io \"forbidden\" is forbidden: User "
+          "\"system:serviceaccount:dra:driver\" cannot get resource \"resourceclaims\"");
     }
-    return Refusal(404, "NotFound", "resourceclaims.resource.k8s.io \"gone\" not found");
+    return StatusResponse(404, "NotFound", "resourceclaims.resource.k8s.io \"gone\" not found");
   });
   Start(ClientAt(server.url()));
 
@@ -135,7 +124,7 @@ TEST_F(KubePrepare, ServerErrorsAreErrorsOfTheirClaimsOnly) {
 TEST_F(KubePrepare, UnreachableServerFailsPreparesAndUnprepareStillWorks) {
   ClaimSpec good = SimpleClaim("good", "uid-good", {"dev-0"});
   auto server = std::make_unique<FakeServer>([&](const FakeRequest& r) {
-    return Discovery(r).value_or(JsonAnswer(200, ClaimJson(good)));
+    return Discovery(r).value_or(JsonResponse(200, ClaimJson(good)));
   });
   std::string url = server->url();
   // One client for the whole test, as a driver has: the server goes away

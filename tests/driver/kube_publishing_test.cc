@@ -19,6 +19,8 @@ namespace {
 using kube::testing::FakeRequest;
 using kube::testing::FakeResponse;
 using kube::testing::FakeServer;
+using kube::testing::JsonResponse;
+using kube::testing::StatusResponse;
 
 json::Value* Member(json::Value& object, std::string_view key) {
   for (auto& m : object.members) {
@@ -50,20 +52,6 @@ std::string Query(const std::string& target, const std::string& key) {
   return "";
 }
 
-FakeResponse Json(int status, std::string body) {
-  FakeResponse r;
-  r.status = status;
-  r.headers = {{"Content-Type", "application/json"}};
-  r.body = std::move(body);
-  return r;
-}
-
-FakeResponse StatusAnswer(int code, const std::string& reason, const std::string& message) {
-  return Json(code, R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":)" +
-                        json::ToJson(json::Value::String(message)) + R"(,"reason":")" + reason +
-                        R"(","code":)" + std::to_string(code) + "}");
-}
-
 // resourceslices (cluster scope) and events, kept in memory.
 class FakeApi {
  public:
@@ -78,35 +66,35 @@ class FakeApi {
     std::lock_guard lock(mu_);
     std::string path = r.target.substr(0, r.target.find('?'));
     if (path == "/apis/resource.k8s.io") {
-      return Json(200,
-                  R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
-                  R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}],)"
-                  R"("preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}})");
+      return JsonResponse(
+          200, R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
+               R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}],)"
+               R"("preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}})");
     }
     if (path == "/api/v1/namespaces/default/events" && r.method == "POST") {
       auto e = json::ParseJson(r.body);
       events.push_back(e.ok() && e->Find("message") ? e->Find("message")->text : "?");
-      return Json(201, r.body);
+      return JsonResponse(201, r.body);
     }
     const std::string base = "/apis/resource.k8s.io/v1/resourceslices";
-    if (path.rfind(base, 0) != 0) return StatusAnswer(404, "NotFound", "no route " + path);
+    if (path.rfind(base, 0) != 0) return StatusResponse(404, "NotFound", "no route " + path);
     std::string name = path.size() > base.size() ? path.substr(base.size() + 1) : "";
     if (r.method == "GET" && name.empty()) {
       std::string items;
       for (const auto& [n, text] : slices_) items += (items.empty() ? "" : ",") + text;
-      return Json(200, R"({"kind":"ResourceSliceList","apiVersion":"resource.k8s.io/v1",)"
-                       R"("metadata":{"resourceVersion":")" +
-                           std::to_string(rv_) + R"("},"items":[)" + items + "]}");
+      return JsonResponse(200, R"({"kind":"ResourceSliceList","apiVersion":"resource.k8s.io/v1",)"
+                               R"("metadata":{"resourceVersion":")" +
+                                   std::to_string(rv_) + R"("},"items":[)" + items + "]}");
     }
     if (r.method == "DELETE") {
       writes.push_back("DELETE " + name);
       delete_bodies.push_back(r.body);
-      if (slices_.erase(name) == 0) return StatusAnswer(404, "NotFound", "not found");
-      return Json(200, R"({"kind":"Status","apiVersion":"v1","status":"Success"})");
+      if (slices_.erase(name) == 0) return StatusResponse(404, "NotFound", "not found");
+      return JsonResponse(200, R"({"kind":"Status","apiVersion":"v1","status":"Success"})");
     }
-    if (r.method != "POST" && r.method != "PUT") return StatusAnswer(405, "MethodNotAllowed", "");
+    if (r.method != "POST" && r.method != "PUT") return StatusResponse(405, "MethodNotAllowed", "");
     auto body = json::ParseJson(r.body);
-    if (!body.ok()) return StatusAnswer(400, "BadRequest", body.error());
+    if (!body.ok()) return StatusResponse(400, "BadRequest", body.error());
     json::Value object = std::move(*body);
     json::Value& meta = *Member(object, "metadata");
     if (r.method == "POST") {
@@ -114,17 +102,17 @@ class FakeApi {
       Set(meta, "name", json::Value::String(name));
       Set(meta, "uid", json::Value::String("uid-" + name));
     } else if (slices_.count(name) == 0) {
-      return StatusAnswer(404, "NotFound", "not found");
+      return StatusResponse(404, "NotFound", "not found");
     } else {
       auto stored = json::ParseJson(slices_[name]);
       std::string want = stored->Find("metadata")->Find("resourceVersion")->text;
       const json::Value* sent = meta.Find("resourceVersion");
       if (sent == nullptr || sent->text != want) {
-        return StatusAnswer(409, "Conflict", "the object has been modified");
+        return StatusResponse(409, "Conflict", "the object has been modified");
       }
     }
     writes.push_back(r.method + " " + name);
-    if (!refuse_writes.empty()) return StatusAnswer(422, "Invalid", refuse_writes);
+    if (!refuse_writes.empty()) return StatusResponse(422, "Invalid", refuse_writes);
     Set(meta, "resourceVersion", json::Value::String(std::to_string(++rv_)));
     if (json::Value* spec = Member(object, "spec"); spec != nullptr) {
       if (json::Value* devices = Member(*spec, "devices"); devices != nullptr) {
@@ -144,7 +132,7 @@ class FakeApi {
       }
     }
     slices_[name] = json::ToJson(object);
-    return Json(r.method == "POST" ? 201 : 200, slices_[name]);
+    return JsonResponse(r.method == "POST" ? 201 : 200, slices_[name]);
   }
 
   // Deletes a slice behind the publisher's back.
@@ -339,17 +327,18 @@ TEST_F(KubePublishing, ListUsesTheDriverAndNodeFieldSelector) {
 TEST(KubeClaims, ExistsTellsGoneFromUnknown) {
   FakeServer server([](const FakeRequest& r) -> FakeResponse {
     if (r.target == "/apis/resource.k8s.io") {
-      return Json(200, R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
-                       R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}]})");
+      return JsonResponse(200,
+                          R"({"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",)"
+                          R"("versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}]})");
     }
     const std::string prefix = "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/";
     if (r.target == prefix + "here") {
-      return Json(200, R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1",)"
-                       R"("metadata":{"name":"here","namespace":"default","uid":"u1"},)"
-                       R"("spec":{"devices":{}}})");
+      return JsonResponse(200, R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1",)"
+                               R"("metadata":{"name":"here","namespace":"default","uid":"u1"},)"
+                               R"("spec":{"devices":{}}})");
     }
-    if (r.target == prefix + "broken") return StatusAnswer(500, "InternalError", "etcd is down");
-    return StatusAnswer(404, "NotFound", "resourceclaims.resource.k8s.io \"gone\" not found");
+    if (r.target == prefix + "broken") return StatusResponse(500, "InternalError", "etcd is down");
+    return StatusResponse(404, "NotFound", "resourceclaims.resource.k8s.io \"gone\" not found");
   });
   auto claims = NewKubeClaimSource(ClientFor(server));
   EXPECT_TRUE(*claims->Exists("default", "here", "u1"));
@@ -366,7 +355,8 @@ TEST(KubeClaims, ExistsTellsGoneFromUnknown) {
 }
 
 TEST(KubeClaims, DeviceStatusIsAnApplyPatchOfTheStatusSubresource) {
-  FakeServer server([](const FakeRequest&) { return Json(200, R"({"kind":"ResourceClaim"})"); });
+  FakeServer server(
+      [](const FakeRequest&) { return JsonResponse(200, R"({"kind":"ResourceClaim"})"); });
   auto writer = NewKubeDeviceStatusWriter(ClientFor(server), "gpu.example.com");
   api::AllocatedDeviceStatus status;
   status.pool = "node-1";

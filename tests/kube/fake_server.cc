@@ -12,7 +12,25 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "dra/json/value.h"
+
 namespace dra::kube::testing {
+
+FakeResponse JsonResponse(int status, std::string body) {
+  FakeResponse r;
+  r.status = status;
+  r.headers = {{"Content-Type", "application/json"}};
+  r.body = std::move(body);
+  return r;
+}
+
+FakeResponse StatusResponse(int code, const std::string& reason, const std::string& message) {
+  return JsonResponse(code, R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":)" +
+                                json::ToJson(json::Value::String(message)) + R"(,"reason":)" +
+                                json::ToJson(json::Value::String(reason)) + R"(,"code":)" +
+                                std::to_string(code) + "}");
+}
+
 namespace {
 
 bool WriteAll(int fd, const std::string& s) {

@@ -40,6 +40,12 @@ struct FakeResponse {
   bool close_without_answer = false;
 };
 
+// A JSON answer with its Content-Type.
+FakeResponse JsonResponse(int status, std::string body);
+// A metav1 Status failure as kube-apiserver sends it (reason such as
+// "NotFound", "Forbidden", "InternalError").
+FakeResponse StatusResponse(int code, const std::string& reason, const std::string& message);
+
 class FakeServer {
  public:
   using Handler = std::function<FakeResponse(const FakeRequest&)>;
