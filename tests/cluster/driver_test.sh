@@ -87,6 +87,26 @@ spec:
 YAML
 }
 make_pod() { make_pod_with "$1" gpu; }
+# selector_template NAME CLASS CEL: a ResourceClaimTemplate document (with its
+# leading ---) of one request for a device of CLASS that CEL (no single
+# quote: it goes into a single-quoted YAML scalar) selects.
+selector_template() {
+  cat << YAML
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: $1, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: $2
+          selectors:
+          - cel: {expression: '$3'}
+YAML
+}
 metric() { curl -sf "$(metrics_url "$tmp/driver.log")" | grep -v '^#' | grep -F "$1" | awk '{print $NF}' | head -1; }
 
 kubectl create -f - > /dev/null << 'YAML' || fail "kubectl create"
@@ -295,33 +315,11 @@ note "MIG-style partitions: two pods on partitions of one GPU; the whole GPU is 
 restart_driver --mig-partitions
 has_mig() { slice_devices | grep -q 'gpu-0-mig-1g10gb'; }
 wait_until 30 has_mig || fail "no partitions published: $(slice_devices)"
-kubectl create -f - > /dev/null << 'YAML' || fail "create the partition templates"
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: mig-1g, namespace: default}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-          selectors:
-          - cel: {expression: 'device.attributes["gpu.example.com"].type == "mig" && device.attributes["gpu.example.com"].profile == "1g.10gb"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: whole-gpu, namespace: default}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-          selectors:
-          - cel: {expression: 'device.attributes["gpu.example.com"].type == "gpu"'}
-YAML
+{
+  selector_template mig-1g gpu.example.com \
+    'device.attributes["gpu.example.com"].type == "mig" && device.attributes["gpu.example.com"].profile == "1g.10gb"'
+  selector_template whole-gpu gpu.example.com 'device.attributes["gpu.example.com"].type == "gpu"'
+} | kubectl create -f - > /dev/null || fail "create the partition templates"
 make_pod_with mig-a mig-1g
 make_pod_with mig-b mig-1g
 for p in mig-a mig-b; do wait_until 90 is_running "$p" || fail "$p is $(pod_phase "$p")"; done
@@ -491,40 +489,19 @@ else
   }
   nvml_published() { [[ $(nvml_devices) == "gpu-0-mig-1g5gb-19-0 gpu-0-mig-2g10gb-14-2 gpu-1" ]]; }
   wait_until 30 nvml_published || fail "the nvml driver published '$(nvml_devices)': $(tail -3 "$tmp/nvml.log")"
-  kubectl create -f - > /dev/null << 'YAML' || fail "create the NVIDIA class and templates"
+  {
+    cat << 'YAML'
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu.nvidia.com}
 spec:
   selectors:
   - cel: {expression: 'device.driver == "gpu.nvidia.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: mig-2g, namespace: default}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.nvidia.com
-          selectors:
-          - cel: {expression: 'device.attributes["gpu.nvidia.com"].profile == "2g.10gb"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: h100, namespace: default}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.nvidia.com
-          selectors:
-          - cel: {expression: 'device.attributes["gpu.nvidia.com"].type == "gpu" && device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H100")'}
 YAML
+    selector_template mig-2g gpu.nvidia.com 'device.attributes["gpu.nvidia.com"].profile == "2g.10gb"'
+    selector_template h100 gpu.nvidia.com \
+      'device.attributes["gpu.nvidia.com"].type == "gpu" && device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H100")'
+  } | kubectl create -f - > /dev/null || fail "create the NVIDIA class and templates"
   make_pod_with nvml-mig mig-2g || fail "create nvml-mig"
   make_pod_with nvml-gpu h100 || fail "create nvml-gpu"
   wait_until 90 is_running nvml-mig || fail "nvml-mig is $(pod_phase nvml-mig): $(tail -3 "$tmp/nvml.log")"
