@@ -315,7 +315,8 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
   if (auto it = (*records)->find(ref.uid); it != (*records)->end()) {
     const ClaimRecord& record = it->second;
     if (record.state == ClaimState::kPrepareCompleted) {
-      // Already prepared: same answer, no side effects (spec 1.6). Restore
+      // Already prepared: same answer, no side effects (the kubelet may ask again:
+      // k8s.io/dynamic-resource-allocation kubeletplugin/draplugin.go). Restore
       // the CDI spec if someone removed it.
       if (!record.cdi_spec_file.empty() &&
           !FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {

@@ -1,5 +1,5 @@
 // The transport-free core of NodePrepareResources / NodeUnprepareResources
-// (spec node.md 1.4 to 1.6): claim lookup and checks, the driver calls, the
+// (k8s.io/kubelet pkg/apis/dra/v1/api.proto): claim lookup and checks, the driver calls, the
 // claim's CDI spec and the checkpoint, with idempotency, per-claim errors,
 // serialization and crash recovery. The gRPC services are thin wrappers.
 #pragma once

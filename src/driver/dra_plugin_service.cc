@@ -1,4 +1,4 @@
-// DRAPlugin v1 and v1beta1 (spec node.md 1.2 to 1.8).
+// DRAPlugin v1 and v1beta1 (k8s.io/kubelet pkg/apis/dra/v1 and v1beta1).
 #include <set>
 
 #include "driver/grpc_services.h"
@@ -88,7 +88,7 @@ void CopyClaims(const From& from, To& to) {
 }
 
 // v1beta1 is served by converting to v1 and back; share_id has no v1beta1
-// field and is dropped (spec 1.8).
+// field and is dropped.
 class DraV1beta1 final : public v1beta1::DRAPlugin::Service {
  public:
   explicit DraV1beta1(ClaimPreparer& p) : p_(p) {}

@@ -1,4 +1,5 @@
-// DRAResourceHealth v1 and v1alpha1 (spec node.md section 3): byte-identical
+// DRAResourceHealth v1 and v1alpha1 (k8s.io/kubelet
+// pkg/apis/dra-health): byte-identical
 // messages in two packages, one template.
 #include <ctime>
 

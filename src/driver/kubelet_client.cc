@@ -111,8 +111,9 @@ grpc::Status Invoke(Stub* stub,
   return (stub->*rpc)(&ctx, ClaimsRequest<Request>(claims), &out);
 }
 
-// `call` fills a Response; a gRPC error fails the whole call (spec 1.5 rule
-// 1), otherwise `convert` turns the answer into plain types.
+// `call` fills a Response; a gRPC error fails the whole call (as the kubelet
+// treats it: k8s.io/kubernetes pkg/kubelet/cm/dra/manager.go), otherwise `convert` turns the answer
+// into plain types.
 template <class Response, class Call, class Convert>
 auto Answer(const char* rpc, Call call, Convert convert)
     -> Result<decltype(convert(std::declval<const Response&>()))> {

@@ -92,7 +92,8 @@ struct DriverInstance {
   std::string error;  // why the driver is not usable; empty = registered
 };
 
-// The kubelet's claim info cache entry (spec 4.2).
+// The kubelet's claim info cache entry (k8s.io/kubernetes
+// pkg/kubelet/cm/dra/claiminfo.go).
 struct ClaimState {
   std::string key;  // namespace/name
   ClaimReference ref;
@@ -290,7 +291,7 @@ NodeAgentResult SimulateNodeAgent(const NodeAgentInput& input, const NodeAgentOp
   }
 
   std::set<std::string> failed_claims;
-  // Prepare, pod by pod (spec 4.4).
+  // Prepare, pod by pod (pkg/kubelet/cm/dra/manager.go, PrepareResources).
   for (std::size_t i = 0; i < input.pods.size(); ++i) {
     const api::Pod& pod = *input.pods[i].pod;
     if (pod_claims[i].empty()) continue;
@@ -406,7 +407,7 @@ NodeAgentResult SimulateNodeAgent(const NodeAgentInput& input, const NodeAgentOp
   }
   result.failures += static_cast<std::int64_t>(failed_claims.size());
 
-  // Unprepare as the pods terminate, in the same order (spec 4.6): a claim
+  // Unprepare as the pods terminate, in the same order (UnprepareResources): a claim
   // goes to its drivers when its last pod is gone. Cleanup gets a few
   // seconds even when preparing used up the node's time.
   const auto cleanup_deadline = std::max(deadline, Clock::now() + std::chrono::seconds(10));

@@ -1,4 +1,4 @@
-// pluginregistration.Registration (spec node.md section 2).
+// pluginregistration.Registration (k8s.io/kubelet pkg/apis/pluginregistration/v1).
 #include "driver/grpc_services.h"
 #include "kubelet/pluginregistration/v1/api.grpc.pb.h"
 

@@ -1,4 +1,5 @@
-// Inventory -> ResourceSlices (spec node.md 6.3 to 6.5).
+// Inventory -> ResourceSlices (the contract of k8s.io/dynamic-resource-allocation
+// resourceslice/resourceslicecontroller.go).
 #include <algorithm>
 #include <cstdio>
 #include <map>

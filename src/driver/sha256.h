@@ -1,5 +1,5 @@
 // SHA-256 (FIPS 180-4) and unpadded base64url, for the rolling-update socket
-// names of spec node.md 2.5.
+// names of k8s.io/dynamic-resource-allocation kubeletplugin/draplugin.go.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // Container Device Interface (CDI) edits and spec files, as the SDK writes
-// them for prepared claims (spec node.md section 5). Keys and rules follow the
-// CDI specs-go structs, which is what runtimes parse (strictly).
+// them for prepared claims (github.com/cncf-tags/container-device-interface). Keys and rules follow
+// the CDI specs-go structs, which is what runtimes parse (strictly).
 #pragma once
 
 #include <cstdint>
@@ -83,7 +83,8 @@ struct Spec {
   bool operator==(const Spec&) const = default;
 };
 
-// The lowest cdiVersion whose features cover `spec` (spec 5.2); at least 0.3.0.
+// The lowest cdiVersion whose features cover `spec` (the CDI spec's version history); at
+// least 0.3.0.
 std::string MinimumVersion(const Spec& spec);
 
 // Validates kind, device names (unique, valid), non-empty device edits, env

@@ -1,5 +1,5 @@
 // Where the SDK gets ResourceClaims. The kubelet sends only namespace, name
-// and UID (spec node.md 1.4); the full object (allocation, configs, share IDs)
+// and UID (k8s.io/kubelet pkg/apis/dra/v1 Claim); the full object (allocation, configs, share IDs)
 // comes from here.
 #pragma once
 

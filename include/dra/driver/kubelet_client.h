@@ -1,5 +1,5 @@
-// The kubelet's side of a DRA kubelet plugin (spec node.md sections 1.5, 1.7,
-// 2.3 and 2.4): finding the registration socket, GetInfo, choosing the
+// The kubelet's side of a DRA kubelet plugin (as k8s.io/kubernetes pkg/kubelet/cm/dra/plugin does
+// it): finding the registration socket, GetInfo, choosing the
 // DRAPlugin version, NotifyRegistrationStatus, and NodePrepareResources /
 // NodeUnprepareResources over the plugin's endpoint. Used by `dra simulate
 // --prepare` and by the driver tests.
@@ -24,7 +24,8 @@
 
 namespace dra::driver {
 
-// The kubelet's timeouts (spec 1.7).
+// The kubelet's timeouts (k8s.io/kubernetes pkg/kubelet/cm/dra/plugin/dra_plugin.go: 45 s per
+// call).
 struct KubeletClientOptions {
   std::chrono::milliseconds dial_timeout{10'000};  // blocking dial of the registration socket
   std::chrono::milliseconds get_info_timeout{1'000};
@@ -63,7 +64,7 @@ struct ClaimPrepareResult {
 Result<std::vector<std::string>> ListRegistrationSockets(const std::string& registrar_directory);
 
 // The registration socket in `registrar_directory` whose GetInfo names
-// `driver_name` (spec 2.4); an error names the directory and what was found.
+// `driver_name`; an error names the directory and what was found.
 Result<std::string> FindRegistrationSocket(const std::string& registrar_directory,
                                            const std::string& driver_name,
                                            const KubeletClientOptions& options = {});
@@ -94,10 +95,9 @@ class KubeletClient {
   // empty before a successful Register.
   const std::string& dra_service() const { return dra_service_; }
 
-  // One call with the chosen service, checked as the kubelet checks it (spec
-  // 1.5): a gRPC error, an answer for a UID that was not asked for or
-  // answers missing for some claims fail the whole call; per-claim errors
-  // are returned per claim UID. `deadline` shortens the call timeout.
+  // One call with the chosen service, checked as the kubelet checks it: a gRPC error, an answer for
+  // a UID that was not asked for or answers missing for some claims fail the whole call; per-claim
+  // errors are returned per claim UID. `deadline` shortens the call timeout.
   Result<std::map<std::string, ClaimPrepareResult>> NodePrepareResources(
       const std::vector<ClaimReference>& claims, Deadline deadline = std::nullopt);
   // Per claim UID: the plugin's error, empty on success.

@@ -1,12 +1,11 @@
-// The kubelet's part of DRA on one simulated node (spec node.md sections 4.4
-// to 4.6), end to end over real Unix sockets: for every driver of the node's
-// allocated claims an example driver (`dra driver example` serving the
-// node's ResourceSlices of that driver) runs in-process in a temporary
-// directory; a KubeletClient registers it, prepares each pod's claims as the
-// kubelet does before starting the pod (one NodePrepareResources per driver
-// per pod, claims already prepared for an earlier pod not sent again),
-// computes every container's CDI device IDs, then unprepares everything as
-// the pods terminate and stops the drivers. Used by `dra simulate --prepare`.
+// The kubelet's part of DRA on one simulated node (k8s.io/kubernetes pkg/kubelet/cm/dra/manager.go,
+// PrepareResources and UnprepareResources), end to end over real Unix sockets: for every driver of
+// the node's allocated claims an example driver (`dra driver example` serving the node's
+// ResourceSlices of that driver) runs in-process in a temporary directory; a KubeletClient
+// registers it, prepares each pod's claims as the kubelet does before starting the pod (one
+// NodePrepareResources per driver per pod, claims already prepared for an earlier pod not sent
+// again), computes every container's CDI device IDs, then unprepares everything as the pods
+// terminate and stops the drivers. Used by `dra simulate --prepare`.
 #pragma once
 
 #include <chrono>

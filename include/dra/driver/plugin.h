@@ -1,5 +1,6 @@
-// The SDK's runtime: serves a Driver to the kubelet (spec node.md sections 1
-// to 3), keeps the checkpoint and CDI files, publishes ResourceSlices.
+// The SDK's runtime: serves a Driver to the kubelet (the DRAPlugin,
+// Registration and DRAResourceHealth services of k8s.io/kubelet pkg/apis), keeps the checkpoint and
+// CDI files, publishes ResourceSlices.
 //
 //   MyDriver driver;
 //   dra::driver::PluginOptions options;       // or from dra/driver/flags.h
@@ -44,7 +45,8 @@ struct PluginOptions {
   // CDI kind of the per-claim specs; empty = "k8s.<driver_name>/claim".
   std::string cdi_kind;
 
-  // Non-empty = rolling-update mode (spec 2.5): per-instance socket names
+  // Non-empty = rolling-update mode (as k8s.io/dynamic-resource-allocation
+  // kubeletplugin.RollingUpdate): per-instance socket names
   // derived from this pod UID and a file lock shared by the instances.
   std::string pod_uid;
 
@@ -54,7 +56,7 @@ struct PluginOptions {
   bool serialize = true;
   bool serve_v1 = true;
   bool serve_v1beta1 = true;
-  // Health streams re-send the full list at least this often (spec 3.2).
+  // Health streams re-send the full list at least this often.
   std::chrono::milliseconds health_resend_period{10'000};
 
   // Publishing. A failed publish (enumeration, invalid slices, a write the
@@ -84,7 +86,8 @@ struct PluginEndpoints {
   std::vector<std::string> supported_versions;  // as advertised by GetInfo
 };
 
-// Socket names of spec 2.2 / 2.5 (exposed for tests and health probes).
+// Socket names as the kubeletplugin helper names them (draplugin.go), with and
+// without rolling updates (exposed for tests and health probes).
 std::string RegistrationSocketName(const std::string& registrar_directory,
                                    const std::string& driver_name, const std::string& pod_uid);
 std::string DraSocketName(const std::string& pod_uid);

@@ -1,4 +1,5 @@
-// Publishing ResourceSlices (spec node.md section 6). The SDK turns the
+// Publishing ResourceSlices (the contract of k8s.io/dynamic-resource-allocation
+// resourceslice/resourceslicecontroller.go). The SDK turns the
 // driver's Inventory into slices (naming, owner, pool generation,
 // resourceSliceCount, per-slice device limits) and hands the complete set to
 // a SlicePublisher. A Kubernetes API publisher implements the same interface.
@@ -41,7 +42,7 @@ struct SliceOwner {
   std::string node_uid;   // owner reference UID; empty = no owner reference
 };
 
-// Builds the desired slices of `inventory` (spec 6.3 to 6.5): the split into
+// Builds the desired slices of `inventory`: the split into
 // slices, generateName "<hex index>-<driver>-<node>-", spec.nodeName, the
 // Node owner reference, pool generation and resourceSliceCount computed
 // against `existing`. Fails on duplicate device or counter-set names in a

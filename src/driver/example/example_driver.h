@@ -1,5 +1,5 @@
 // `dra driver example`: simulated GPUs behind the SDK's Driver interface, for
-// trying DRA without hardware (spec node.md 7.1 and 7.3).
+// trying DRA without hardware, after kubernetes-sigs/dra-example-driver.
 #pragma once
 
 #include <chrono>

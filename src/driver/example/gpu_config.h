@@ -1,4 +1,4 @@
-// The opaque device configuration of the example driver (spec node.md 7.1):
+// The opaque device configuration of kubernetes-sigs/dra-example-driver:
 // group gpu.resource.example.com, version v1alpha1, kind GpuConfig.
 #pragma once
 

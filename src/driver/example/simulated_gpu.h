@@ -1,4 +1,5 @@
-// The simulated GPUs of `dra driver example` (spec node.md 7.1 and 7.3): an
+// The simulated GPUs of `dra driver example` (after
+// kubernetes-sigs/dra-example-driver): an
 // H100-like GPU with the attribute names NVIDIA's driver publishes, so that
 // CEL selectors written for real GPUs work unchanged, optionally offered as
 // MIG-style partitions that share counters, or as a shared device with

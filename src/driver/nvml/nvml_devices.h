@@ -1,6 +1,6 @@
 // NVML's GPUs and MIG devices as ResourceSlice devices, with the names,
-// attributes and capacities of NVIDIA's DRA driver (gpu.nvidia.com; spec
-// node.md 7.2): a GPU without MIG is one device "gpu-<minor>"; a GPU with MIG
+// attributes and capacities of NVIDIA's DRA driver (gpu.nvidia.com,
+// NVIDIA/k8s-dra-driver-gpu): a GPU without MIG is one device "gpu-<minor>"; a GPU with MIG
 // enabled is its existing MIG devices "gpu-<minor>-mig-<profile>-<profile
 // id>-<placement start>". One slice per physical GPU.
 #pragma once
