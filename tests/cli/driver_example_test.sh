@@ -196,7 +196,7 @@ PY
 
 # Flag errors.
 out=$("$dra" driver example --node-name n --num-devices -1 --print-slices 2>&1); rc=$?
-[[ $rc -eq 2 && $out == "error: --num-devices -1: must be 0 to 128" ]] || fail "bad count: $rc $out"
+[[ $rc -eq 2 && $out == "error: --num-devices -1: must be 0 to 1024" ]] || fail "bad count: $rc $out"
 out=$("$dra" driver example --node-name n --mig-partitions --gpu-allow-multiple-allocations \
       --print-slices 2>&1); rc=$?
 [[ $rc -eq 2 && $out == *"cannot be combined"* ]] || fail "mode conflict: $rc $out"
