@@ -34,10 +34,21 @@ struct NodeSelector {
 
 using ResourceList = std::map<std::string, Quantity>;
 
+// A node taint; the scheduler's TaintToleration filter keeps pods off nodes
+// with a NoSchedule or NoExecute taint they do not tolerate.
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;  // NoSchedule, PreferNoSchedule, NoExecute
+  Time time_added;
+  bool operator==(const Taint&) const = default;
+};
+
 struct NodeSpec {
   std::string pod_cidr;
   std::string provider_id;
   bool unschedulable = false;
+  List<Taint> taints;
   bool operator==(const NodeSpec&) const = default;
 };
 
@@ -101,6 +112,11 @@ struct Toleration {
   bool operator==(const Toleration&) const = default;
 };
 
+struct PodSchedulingGate {
+  std::string name;
+  bool operator==(const PodSchedulingGate&) const = default;
+};
+
 struct PodSpec {
   List<Container> init_containers;
   List<Container> containers;
@@ -110,6 +126,8 @@ struct PodSpec {
   std::string scheduler_name;
   List<Toleration> tolerations;
   std::optional<std::int32_t> priority;
+  std::optional<std::string> preemption_policy;  // PreemptLowerPriority (default) or Never
+  List<PodSchedulingGate> scheduling_gates;
   List<PodResourceClaim> resource_claims;
   bool operator==(const PodSpec&) const = default;
 };
@@ -133,8 +151,20 @@ struct PodExtendedResourceClaimStatus {
   bool operator==(const PodExtendedResourceClaimStatus&) const = default;
 };
 
+// A pod condition; kube-scheduler writes PodScheduled (reason
+// Unschedulable or SchedulingGated, and its message) on pods it cannot place.
+struct PodCondition {
+  std::string type;
+  std::string status;
+  std::string reason;
+  std::string message;
+  Time last_transition_time;
+  bool operator==(const PodCondition&) const = default;
+};
+
 struct PodStatus {
   std::string phase;
+  List<PodCondition> conditions;
   List<PodResourceClaimStatus> resource_claim_statuses;
   std::optional<PodExtendedResourceClaimStatus> extended_resource_claim_status;
   bool operator==(const PodStatus&) const = default;

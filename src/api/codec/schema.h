@@ -94,9 +94,11 @@ DRA_SCHEMA(NodeSelectorRequirement, kCore, F("key", &NodeSelectorRequirement::ke
 DRA_SCHEMA(NodeSelectorTerm, kCore, F("matchExpressions", &NodeSelectorTerm::match_expressions, oe),
            F("matchFields", &NodeSelectorTerm::match_fields, oe));
 DRA_SCHEMA(NodeSelector, kCore, F("nodeSelectorTerms", &NodeSelector::node_selector_terms));
+DRA_SCHEMA(Taint, kCore, F("key", &Taint::key), F("value", &Taint::value, oe),
+           F("effect", &Taint::effect), F("timeAdded", &Taint::time_added, oe));
 DRA_SCHEMA(NodeSpec, kCore, F("podCIDR", &NodeSpec::pod_cidr, oe),
            F("providerID", &NodeSpec::provider_id, oe),
-           F("unschedulable", &NodeSpec::unschedulable, oe));
+           F("unschedulable", &NodeSpec::unschedulable, oe), F("taints", &NodeSpec::taints, oe));
 DRA_SCHEMA(NodeStatus, kCore, F("capacity", &NodeStatus::capacity, oe),
            F("allocatable", &NodeStatus::allocatable, oe));
 DRA_SCHEMA(PodResourceClaim, kCore, F("name", &PodResourceClaim::name),
@@ -117,11 +119,14 @@ DRA_SCHEMA(Toleration, kCore, F("key", &Toleration::key, oe),
            F("operator", &Toleration::operator_, oe), F("value", &Toleration::value, oe),
            F("effect", &Toleration::effect, oe),
            F("tolerationSeconds", &Toleration::toleration_seconds, oe));
+DRA_SCHEMA(PodSchedulingGate, kCore, F("name", &PodSchedulingGate::name));
 DRA_SCHEMA(PodSpec, kCore, F("initContainers", &PodSpec::init_containers, oe),
            F("containers", &PodSpec::containers), F("nodeSelector", &PodSpec::node_selector, oe),
            F("nodeName", &PodSpec::node_name, oe), F("affinity", &PodSpec::affinity, oe),
            F("schedulerName", &PodSpec::scheduler_name, oe),
            F("tolerations", &PodSpec::tolerations, oe), F("priority", &PodSpec::priority, oe),
+           F("preemptionPolicy", &PodSpec::preemption_policy, oe),
+           F("schedulingGates", &PodSpec::scheduling_gates, oe),
            F("resourceClaims", &PodSpec::resource_claims, oe));
 DRA_SCHEMA(PodResourceClaimStatus, kCore, F("name", &PodResourceClaimStatus::name),
            F("resourceClaimName", &PodResourceClaimStatus::resource_claim_name, oe));
@@ -132,7 +137,11 @@ DRA_SCHEMA(ContainerExtendedResourceRequest, kCore,
 DRA_SCHEMA(PodExtendedResourceClaimStatus, kCore,
            F("requestMappings", &PodExtendedResourceClaimStatus::request_mappings),
            F("resourceClaimName", &PodExtendedResourceClaimStatus::resource_claim_name));
+DRA_SCHEMA(PodCondition, kCore, F("type", &PodCondition::type), F("status", &PodCondition::status),
+           F("reason", &PodCondition::reason, oe), F("message", &PodCondition::message, oe),
+           F("lastTransitionTime", &PodCondition::last_transition_time, oe));
 DRA_SCHEMA(PodStatus, kCore, F("phase", &PodStatus::phase, oe),
+           F("conditions", &PodStatus::conditions, oe),
            F("resourceClaimStatuses", &PodStatus::resource_claim_statuses, oe),
            F("extendedResourceClaimStatus", &PodStatus::extended_resource_claim_status, oe));
 
