@@ -1,5 +1,7 @@
 #include "allocator/explain.h"
 
+#include <algorithm>
+
 #include "allocator/capacity.h"
 #include "allocator/counters.h"
 #include "allocator/node_match.h"
@@ -26,13 +28,23 @@ class Funnel {
     x.all_mode = entry.all;
     x.candidates = inv_.devices().size();
     x.removed[static_cast<int>(Stage::kNode)] = x.candidates - scan_.devices.size();
+    std::uint64_t of_class = 0;  // visible from the node and matching the class
     for (Index slot = 0; slot < scan_.devices.size(); ++slot) {
       Stage stage;
       if (Rejects(entry, slot, &stage, &x.note)) {
         ++x.removed[static_cast<int>(stage)];
+        if (stage != Stage::kBindingConditions && stage != Stage::kClassSelector &&
+            stage != Stage::kNode) {
+          ++of_class;
+        }
       } else {
         ++x.remaining;
+        ++of_class;
       }
+    }
+    if (of_class == 0) {
+      x.class_absent_here = true;
+      x.drivers_elsewhere = DriversOfClass(entry);
     }
     x.requested = entry.all ? entry.all_slots.size() : static_cast<std::uint64_t>(entry.count);
     std::uint64_t left = x.candidates;
@@ -64,6 +76,30 @@ class Funnel {
   }
 
  private:
+  // The drivers with at least one device in the inventory that the entry's
+  // DeviceClass selects (a device whose selector fails to evaluate does not
+  // count). One match per driver is enough, so a driver is skipped once found.
+  std::vector<std::string> DriversOfClass(const Entry& entry) {
+    std::vector<std::string> found;
+    bool compile_error = false;
+    const std::size_t n = inv_.devices().size();
+    for (Index d = 0; d < n; ++d) {
+      std::string_view driver = inv_.driver(d);
+      if (std::find(found.begin(), found.end(), driver) != found.end()) continue;
+      bool selected = true;
+      for (int id : entry.class_selectors) {
+        Result<bool> r = selection_.EvaluateDevice(id, d, &compile_error);
+        if (!r.ok() || !*r) {
+          selected = false;
+          break;
+        }
+      }
+      if (selected) found.emplace_back(driver);
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+  }
+
   bool Rejects(const Entry& entry, Index slot, Stage* stage, std::string* note) {
     const Index d = scan_.devices[slot];
     const Features& f = inv_.features();
@@ -152,18 +188,53 @@ Explanation Explain(const Inventory& inventory, const AllocatedState::Impl& in_u
       break;
     }
   }
+  // Only the entries that cannot be served are said to block; when each has
+  // enough devices alone, the claims' constraints are to blame if there are
+  // any, else the requests compete for the same devices.
+  bool any_constraints = false;
+  for (const ClaimPlan& plan : plans) any_constraints |= !plan.constraints.empty();
+  {
+    std::size_t i = 0;
+    for (const ClaimPlan& plan : plans) {
+      for (const RequestPlan& request : plan.requests) {
+        for (std::size_t k = 0; k < request.entries.size(); ++k, ++i) {
+          EntryExplanation& e = out.entries[i];
+          if (first_blocked != nullptr) {
+            e.blocks = e.blocking != Stage::kConstraints;
+          } else if (any_constraints) {
+            e.blocks = !plan.constraints.empty();
+          } else {
+            e.blocking = Stage::kCount;
+          }
+        }
+      }
+    }
+  }
   std::size_t unusable = 0;
   for (const Pool& p : pools.pools) unusable += (p.incomplete || p.invalid) ? 1 : 0;
-  if (first_blocked != nullptr) {
+  if (first_blocked != nullptr && first_blocked->class_absent_here) {
+    out.summary = "claim " + first_blocked->claim + ", request " + first_blocked->request + ": ";
+    if (first_blocked->drivers_elsewhere.empty()) {
+      out.summary += "no device in the cluster matches its device class";
+    } else {
+      out.summary += "no devices of driver ";
+      for (std::size_t i = 0; i < first_blocked->drivers_elsewhere.size(); ++i) {
+        out.summary += (i == 0 ? "" : " or ") + first_blocked->drivers_elsewhere[i];
+      }
+      out.summary += " on this node";
+    }
+  } else if (first_blocked != nullptr) {
     out.summary = "claim " + first_blocked->claim + ", request " + first_blocked->request + ": " +
                   std::to_string(first_blocked->remaining) + " of " +
                   std::to_string(first_blocked->requested) + " devices left after stage " +
                   StageName(first_blocked->blocking);
+  } else if (any_constraints) {
+    out.summary =
+        "every request has enough matching devices, but no combination satisfies the "
+        "constraints and all requests together";
   } else {
     out.summary =
-        "every request has enough matching devices, but no "
-        "combination satisfies the "
-        "constraints and all requests together";
+        "every request has enough matching devices on its own, but not all requests together";
   }
   if (unusable > 0) {
     out.summary += " (" + std::to_string(unusable) + " pool(s) incomplete or invalid)";

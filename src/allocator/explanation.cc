@@ -1,7 +1,5 @@
 #include "dra/allocator/explanation.h"
 
-#include <nlohmann/json.hpp>
-
 namespace dra::allocator {
 
 const char* StageName(Stage stage) {
@@ -30,6 +28,15 @@ const char* StageName(Stage stage) {
   return "unknown";
 }
 
+std::string AbsentText(const EntryExplanation& e) {
+  if (e.drivers_elsewhere.empty()) return "no device in the cluster matches its device class";
+  std::string out = "no devices of driver ";
+  for (std::size_t i = 0; i < e.drivers_elsewhere.size(); ++i) {
+    out += (i == 0 ? "" : " or ") + e.drivers_elsewhere[i];
+  }
+  return out + " on this node";
+}
+
 std::string ExplanationText(const Explanation& explanation) {
   std::string out = "unschedulable on node " + explanation.node + ": " + explanation.summary + "\n";
   for (const EntryExplanation& e : explanation.entries) {
@@ -40,33 +47,55 @@ std::string ExplanationText(const Explanation& explanation) {
       out += ", -" + std::to_string(e.removed[s]) + " " + StageName(static_cast<Stage>(s));
     }
     out += " -> " + std::to_string(e.remaining) + " left, " + std::to_string(e.requested) +
-           " needed; blocked by " + StageName(e.blocking) + "\n";
+           " needed; " +
+           (e.blocks ? std::string("blocked by ") + StageName(e.blocking)
+                     : std::string("not the blocker")) +
+           "\n";
+    if (e.class_absent_here) out += "    " + AbsentText(e) + "\n";
     if (!e.note.empty()) out += "    note: " + e.note + "\n";
   }
   return out;
 }
 
-std::string ExplanationJson(const Explanation& explanation) {
-  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+json::Value ExplanationValue(const Explanation& explanation) {
+  auto str = [](std::string v) { return json::Value::String(std::move(v)); };
+  auto num = [](std::uint64_t v) { return json::Value::Number(std::to_string(v)); };
+  auto put = [](json::Value& object, std::string key, json::Value value) {
+    object.members.push_back({std::move(key), std::move(value), {}});
+  };
+  json::Value entries = json::Value::Array();
   for (const EntryExplanation& e : explanation.entries) {
-    nlohmann::ordered_json removed = nlohmann::ordered_json::object();
+    json::Value removed = json::Value::Object();
     for (int s = 0; s < kStageCount; ++s) {
-      removed[StageName(static_cast<Stage>(s))] = e.removed[s];
+      put(removed, StageName(static_cast<Stage>(s)), num(e.removed[s]));
     }
-    nlohmann::ordered_json j = {{"claim", e.claim},
-                                {"request", e.request},
-                                {"allocationMode", e.all_mode ? "All" : "ExactCount"},
-                                {"candidates", e.candidates},
-                                {"removed", removed},
-                                {"remaining", e.remaining},
-                                {"requested", e.requested},
-                                {"blockedBy", StageName(e.blocking)}};
-    if (!e.note.empty()) j["note"] = e.note;
-    entries.push_back(std::move(j));
+    json::Value j = json::Value::Object();
+    put(j, "claim", str(e.claim));
+    put(j, "request", str(e.request));
+    put(j, "allocationMode", str(e.all_mode ? "All" : "ExactCount"));
+    put(j, "candidates", num(e.candidates));
+    put(j, "removed", std::move(removed));
+    put(j, "remaining", num(e.remaining));
+    put(j, "requested", num(e.requested));
+    put(j, "blockedBy", e.blocks ? str(StageName(e.blocking)) : json::Value());
+    if (e.class_absent_here) {
+      put(j, "absentHere", str(AbsentText(e)));
+      json::Value drivers = json::Value::Array();
+      for (const std::string& d : e.drivers_elsewhere) drivers.items.push_back(str(d));
+      put(j, "driversElsewhere", std::move(drivers));
+    }
+    if (!e.note.empty()) put(j, "note", str(e.note));
+    entries.items.push_back(std::move(j));
   }
-  nlohmann::ordered_json out = {
-      {"node", explanation.node}, {"summary", explanation.summary}, {"requests", entries}};
-  return out.dump(2);
+  json::Value out = json::Value::Object();
+  put(out, "node", str(explanation.node));
+  put(out, "summary", str(explanation.summary));
+  put(out, "requests", std::move(entries));
+  return out;
+}
+
+std::string ExplanationJson(const Explanation& explanation) {
+  return json::ToIndentedJson(ExplanationValue(explanation), 2);
 }
 
 }  // namespace dra::allocator

@@ -77,9 +77,7 @@ Result<json::Value> ReportJson(const std::string& node, std::span<const api::Res
     Add(out, "nodeLocal", json::Value::Bool(result.node_local_error));
   }
   if (result.outcome == Outcome::kUnschedulable && !result.explanation.entries.empty()) {
-    Result<json::Value> x = json::ParseJson(ExplanationJson(result.explanation));
-    if (!x.ok()) return Error{x.error()};
-    Add(out, "explanation", std::move(*x));
+    Add(out, "explanation", ExplanationValue(result.explanation));
   }
   return out;
 }

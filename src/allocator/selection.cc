@@ -53,13 +53,16 @@ int Selection::Intern(const std::string& expression) {
 }
 
 Result<bool> Selection::Evaluate(int id, Index slot, bool* compile_error) {
+  return EvaluateDevice(id, scan_.devices[slot], compile_error);
+}
+
+Result<bool> Selection::EvaluateDevice(int id, Index device, bool* compile_error) {
   const SelectorCache::Selector& s = *selectors_[static_cast<std::size_t>(id)];
   *compile_error = false;
   if (!s.compilation.ok()) {
     *compile_error = true;
     return Error{s.compilation.error.detail};
   }
-  const Index device = scan_.devices[slot];
   const std::int8_t known = s.results[device].load(std::memory_order_relaxed);
   if (known >= 0) return known == 1;
   if (const std::string* e = inventory_.attribute_error(device)) return Error{*e};

@@ -65,6 +65,8 @@ class Selection {
 
   // One selector on the device in a scan slot, cached; the error is the engine's text.
   Result<bool> Evaluate(int selector, Index slot, bool* compile_error);
+  // The same for any inventory device, visible from the node or not.
+  Result<bool> EvaluateDevice(int selector, Index device, bool* compile_error);
 
   std::uint64_t evaluations() const { return evaluations_; }
 

@@ -75,34 +75,6 @@ std::string Html(const std::string& s) {
   return out;
 }
 
-Value ExplanationValue(const allocator::Explanation& e) {
-  Value out = Value::Object();
-  Put(out, "node", Str(e.node));
-  Put(out, "summary", Str(e.summary));
-  Value entries = Value::Array();
-  for (const allocator::EntryExplanation& x : e.entries) {
-    Value v = Value::Object();
-    Put(v, "claim", Str(x.claim));
-    Put(v, "request", Str(x.request));
-    Put(v, "allocationMode", Str(x.all_mode ? "All" : "ExactCount"));
-    Put(v, "candidates", Int(static_cast<std::int64_t>(x.candidates)));
-    Value removed = Value::Object();
-    for (int s = 0; s < allocator::kStageCount; ++s) {
-      if (x.removed[s] == 0) continue;
-      Put(removed, allocator::StageName(static_cast<allocator::Stage>(s)),
-          Int(static_cast<std::int64_t>(x.removed[s])));
-    }
-    Put(v, "removed", std::move(removed));
-    Put(v, "remaining", Int(static_cast<std::int64_t>(x.remaining)));
-    Put(v, "requested", Int(static_cast<std::int64_t>(x.requested)));
-    Put(v, "reason", Str(allocator::StageName(x.blocking)));
-    if (!x.note.empty()) Put(v, "note", Str(x.note));
-    entries.items.push_back(std::move(v));
-  }
-  Put(out, "requests", std::move(entries));
-  return out;
-}
-
 struct Counts {
   std::int64_t scheduled = 0, pending = 0, finished = 0;
 };
@@ -257,7 +229,7 @@ json::Value SimulationJson(const SimulationReport& report) {
     for (const std::string& c : p.claims) claims.items.push_back(Str(c));
     if (!p.claims.empty()) Put(v, "claims", std::move(claims));
     if (p.waited_for_binding_conditions) Put(v, "bindingConditions", Str("met"));
-    if (p.explanation) Put(v, "explanation", ExplanationValue(*p.explanation));
+    if (p.explanation) Put(v, "explanation", allocator::ExplanationValue(*p.explanation));
     if (auto it = prepared.find(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name);
         p.state == PodState::kBound && it != prepared.end()) {
       Value containers = Value::Array();

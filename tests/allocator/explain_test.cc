@@ -104,6 +104,46 @@ TEST(Explain, Capacity) {
   EXPECT_EQ(o.result.explanation.entries[0].blocking, Stage::kCapacity);
 }
 
+// Only the request that cannot be served is blamed; a class whose devices
+// exist only on other nodes is named by driver.
+TEST(Explain, AbsentDriverIsNamedAndOtherRequestsAreNotBlamed) {
+  Outcome o = Explained(Slice("slice-1", "pool-1", "{name: d1}") +
+                        Slice("slice-2", "pool-2", "{name: d2}", "driver-b", "node-2") +
+                        Claim("c", OneRequest("req-0", "class-a", 1) +
+                                       "    - name: req-1\n      exactly: {deviceClassName: "
+                                       "class-b}\n"));
+  ASSERT_EQ(o.result.outcome, dra::allocator::Outcome::kUnschedulable) << o.result.error;
+  const Explanation& x = o.result.explanation;
+  ASSERT_EQ(x.entries.size(), 2u);
+  EXPECT_FALSE(x.entries[0].blocks);
+  EXPECT_FALSE(x.entries[0].class_absent_here);
+  EXPECT_TRUE(x.entries[1].blocks);
+  EXPECT_TRUE(x.entries[1].class_absent_here);
+  EXPECT_EQ(x.entries[1].drivers_elsewhere, std::vector<std::string>{"driver-b"});
+  EXPECT_EQ(x.summary,
+            "claim default/c, request req-1: no devices of driver driver-b on this node");
+  EXPECT_THAT(ExplanationText(x), HasSubstr("req-0: 2 devices, -1 node -> 1 left, 1 needed; "
+                                            "not the blocker"));
+  EXPECT_THAT(ExplanationJson(x), HasSubstr("\"blockedBy\": null"));
+}
+
+// Without constraints, requests that fit alone but not together are blocked
+// by count, never by constraints.
+TEST(Explain, RequestsCompetingWithoutConstraintsAreBlockedByCount) {
+  Outcome o = Explained(Slice("slice-1", "pool-1", "{name: d1}") +
+                        Claim("c", OneRequest("req-0", "class-a", 1) +
+                                       "    - name: req-1\n      exactly: {deviceClassName: "
+                                       "class-a}\n"));
+  ASSERT_EQ(o.result.outcome, dra::allocator::Outcome::kUnschedulable) << o.result.error;
+  const Explanation& x = o.result.explanation;
+  ASSERT_EQ(x.entries.size(), 2u);
+  for (const EntryExplanation& e : x.entries) {
+    EXPECT_TRUE(e.blocks);
+    EXPECT_EQ(e.blocking, Stage::kCount);
+  }
+  EXPECT_THAT(x.summary, HasSubstr("not all requests together"));
+}
+
 TEST(Explain, NotComputedUnlessAsked) {
   Outcome o = Allocate(Claim("c", OneRequest()));
   EXPECT_TRUE(o.result.explanation.entries.empty());

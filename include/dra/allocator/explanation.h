@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "dra/json/value.h"
+
 namespace dra::allocator {
 
 // Filtering stages in the order they are applied to a request entry's devices.
@@ -35,9 +37,20 @@ struct EntryExplanation {
   std::uint64_t removed[kStageCount] = {};  // devices removed per stage
   std::uint64_t remaining = 0;              // devices that passed every filter
   // The stage that removed the last remaining devices or made the count
-  // impossible; kConstraints when each filter left enough devices.
+  // impossible. When every entry has enough devices on its own, the entries
+  // of claims with constraints are blocked by kConstraints, and without any
+  // constraint every entry by kCount (the requests together need more than
+  // is left). Meaningful only when `blocks`.
   Stage blocking = Stage::kConstraints;
-  std::string note;  // e.g. a selector error met while explaining
+  // False for an entry that had enough devices while another entry of the
+  // pod was the one that could not be served.
+  bool blocks = true;
+  // When no device visible from the node matches the request's DeviceClass:
+  // the drivers whose devices match it elsewhere in the cluster (sorted);
+  // empty also when no device anywhere matches.
+  std::vector<std::string> drivers_elsewhere;
+  bool class_absent_here = false;  // no device visible from the node matches the class
+  std::string note;                // e.g. a selector error met while explaining
 };
 
 struct Explanation {
@@ -47,6 +60,11 @@ struct Explanation {
 };
 
 std::string ExplanationText(const Explanation& explanation);
-std::string ExplanationJson(const Explanation& explanation);  // indented JSON
+// "no devices of driver X on this node" for an entry with class_absent_here.
+std::string AbsentText(const EntryExplanation& entry);
+// The JSON form `dra allocate --explain`, `dra simulate` and `dra explain`
+// print (docs/ALLOCATE.md); ExplanationJson indents it.
+json::Value ExplanationValue(const Explanation& explanation);
+std::string ExplanationJson(const Explanation& explanation);
 
 }  // namespace dra::allocator
