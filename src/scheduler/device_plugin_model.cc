@@ -170,9 +170,10 @@ DevicePluginResult SimulateDevicePlugin(const Cluster& cluster) {
       std::map<std::string, int> reasons;
       for (std::size_t pos = 0; pos < n && result.node.empty(); ++pos) {
         std::size_t node = (start + pos) % n;
-        std::string why =
-            NodeFitFailure(*pod, requests, cluster.nodes[node], capacity[node], usage[node], none);
-        if (why.empty()) {
+        NodeFilterStatus fit =
+            FilterNode(*pod, requests, cluster.nodes[node], capacity[node], usage[node], none);
+        std::string why;
+        if (fit.ok()) {
           // First fit, whole devices per class.
           std::vector<std::size_t> taken;
           for (const Demand& d : demands) {
@@ -201,7 +202,8 @@ DevicePluginResult SimulateDevicePlugin(const Cluster& cluster) {
             break;
           }
         }
-        ++reasons[why];
+        if (!why.empty()) ++reasons[why];
+        for (const std::string& r : fit.reasons) ++reasons[r];
       }
       if (result.node.empty()) {
         std::vector<std::string> counted;

@@ -10,16 +10,28 @@ namespace {
 constexpr std::int64_t kDefaultMilliCpu = 100;
 constexpr std::int64_t kDefaultMemory = 200 * 1024 * 1024;
 
-void AddContainer(const api::Container& c, PodRequests& r, int sign) {
-  for (const auto& [name, q] : c.resources.requests) {
-    if (name == "cpu") {
-      r.milli_cpu += sign * q.MilliValue();
-    } else if (name == "memory") {
-      r.memory += sign * q.Value();
-    } else {
-      r.scalar[name] += sign * q.Value();
-    }
+void AddResource(const std::string& name, const api::Quantity& q, PodRequests& r, int sign) {
+  if (name == "cpu") {
+    r.milli_cpu += sign * q.MilliValue();
+  } else if (name == "memory") {
+    r.memory += sign * q.Value();
+  } else {
+    r.scalar[name] += sign * q.Value();
   }
+}
+
+// A limit without a request counts as the request, as kube-apiserver's
+// defaulting of core/v1 containers makes it (manifests read from files have
+// not been through it).
+void AddContainer(const api::Container& c, PodRequests& r, int sign) {
+  for (const auto& [name, q] : c.resources.requests) AddResource(name, q, r, sign);
+  for (const auto& [name, q] : c.resources.limits) {
+    if (!c.resources.requests.contains(name)) AddResource(name, q, r, sign);
+  }
+}
+
+bool HasRequest(const api::Container& c, const char* name) {
+  return c.resources.requests.contains(name) || c.resources.limits.contains(name);
 }
 
 bool ParseInt(const std::string& s, std::int64_t& out) {
@@ -80,8 +92,8 @@ PodRequests RequestsOf(const api::Pod& pod) {
   std::int64_t zero_cpu_containers = 0, zero_memory_containers = 0;
   for (const api::Container& c : pod.spec.containers) {
     AddContainer(c, sum, 1);
-    if (!c.resources.requests.contains("cpu")) ++zero_cpu_containers;
-    if (!c.resources.requests.contains("memory")) ++zero_memory_containers;
+    if (!HasRequest(c, "cpu")) ++zero_cpu_containers;
+    if (!HasRequest(c, "memory")) ++zero_memory_containers;
   }
   sum.non_zero_milli_cpu = sum.milli_cpu + zero_cpu_containers * kDefaultMilliCpu;
   sum.non_zero_memory = sum.memory + zero_memory_containers * kDefaultMemory;
@@ -130,31 +142,70 @@ bool MatchesNodeSelector(const api::NodeSelector& selector, const api::Node& nod
   return false;
 }
 
-std::string NodeFitFailure(const api::Pod& pod, const PodRequests& requests, const api::Node& node,
-                           const NodeCapacity& capacity, const NodeUsage& usage,
-                           const std::set<std::string>& dra_resources) {
-  if (node.spec.unschedulable) return kReasonUnschedulable;
-  if (!pod.spec.node_name.empty() && pod.spec.node_name != node.metadata.name) {
-    return kReasonNodeName;
+bool ToleratesTaint(const api::Toleration& toleration, const api::Taint& taint) {
+  if (!toleration.effect.empty() && toleration.effect != taint.effect) return false;
+  if (!toleration.key.empty() && toleration.key != taint.key) return false;
+  if (toleration.operator_.empty() || toleration.operator_ == "Equal") {
+    return toleration.value == taint.value;
   }
+  return toleration.operator_ == "Exists";
+}
+
+const api::Taint* UntoleratedTaint(const api::Node& node,
+                                   const api::List<api::Toleration>& tolerations) {
+  for (const api::Taint& taint : node.spec.taints) {
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+    bool tolerated =
+        std::any_of(tolerations.begin(), tolerations.end(),
+                    [&](const api::Toleration& t) { return ToleratesTaint(t, taint); });
+    if (!tolerated) return &taint;
+  }
+  return nullptr;
+}
+
+NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, const api::Node& node,
+                            const NodeCapacity& capacity, const NodeUsage& usage,
+                            const std::set<std::string>& dra_resources) {
+  NodeFilterStatus status;
+  auto reject = [&](std::string reason) {
+    status.reasons.push_back(std::move(reason));
+    status.unresolvable = true;
+    return status;
+  };
+  if (!pod.spec.node_name.empty() && pod.spec.node_name != node.metadata.name) {
+    return reject(kReasonNodeName);
+  }
+  if (node.spec.unschedulable) {
+    // Tolerating the unschedulable taint tolerates spec.unschedulable.
+    api::Taint cordon{"node.kubernetes.io/unschedulable", "", "NoSchedule", {}};
+    if (std::none_of(pod.spec.tolerations.begin(), pod.spec.tolerations.end(),
+                     [&](const api::Toleration& t) { return ToleratesTaint(t, cordon); })) {
+      return reject(kReasonUnschedulable);
+    }
+  }
+  if (UntoleratedTaint(node, pod.spec.tolerations) != nullptr) return reject(kReasonTaints);
   for (const auto& [key, value] : pod.spec.node_selector) {
     auto it = node.metadata.labels.find(key);
-    if (it == node.metadata.labels.end() || it->second != value) return kReasonAffinity;
+    if (it == node.metadata.labels.end() || it->second != value) return reject(kReasonAffinity);
   }
   if (pod.spec.affinity && pod.spec.affinity->node_affinity &&
       pod.spec.affinity->node_affinity->required_during_scheduling_ignored_during_execution &&
       !MatchesNodeSelector(
           *pod.spec.affinity->node_affinity->required_during_scheduling_ignored_during_execution,
           node)) {
-    return kReasonAffinity;
+    return reject(kReasonAffinity);
   }
-  if (!capacity.known) return "";
-  if (usage.pods + 1 > capacity.pods) return kReasonTooManyPods;
+  if (!capacity.known) return status;
+  // NodeResourcesFit: every insufficient resource is a reason; the node is
+  // unresolvable when one request exceeds the node's allocatable itself.
+  if (usage.pods + 1 > capacity.pods) status.reasons.emplace_back(kReasonTooManyPods);
   if (requests.milli_cpu > 0 && usage.milli_cpu + requests.milli_cpu > capacity.milli_cpu) {
-    return "Insufficient cpu";
+    status.reasons.emplace_back("Insufficient cpu");
+    status.unresolvable |= requests.milli_cpu > capacity.milli_cpu;
   }
   if (requests.memory > 0 && usage.memory + requests.memory > capacity.memory) {
-    return "Insufficient memory";
+    status.reasons.emplace_back("Insufficient memory");
+    status.unresolvable |= requests.memory > capacity.memory;
   }
   for (const auto& [name, want] : requests.scalar) {
     if (want <= 0) continue;
@@ -163,10 +214,11 @@ std::string NodeFitFailure(const api::Pod& pod, const PodRequests& requests, con
     if (have == 0 && dra_resources.contains(name)) continue;
     auto used = usage.scalar.find(name);
     if ((used == usage.scalar.end() ? 0 : used->second) + want > have) {
-      return "Insufficient " + name;
+      status.reasons.push_back("Insufficient " + name);
+      status.unresolvable |= want > have;
     }
   }
-  return "";
+  return status;
 }
 
 std::int64_t LeastAllocatedScore(const PodRequests& requests, const NodeCapacity& capacity,

@@ -1,15 +1,17 @@
 // The filters kube-scheduler runs before DynamicResources, reduced to what a
-// simulation needs: NodeUnschedulable, NodeName, NodeAffinity (nodeSelector
-// and required node affinity on labels and metadata.name) and
-// NodeResourcesFit (cpu, memory, pods and other resources against
-// allocatable), plus NodeResourcesFit's LeastAllocated and
-// NodeResourcesBalancedAllocation scores.
+// simulation needs: NodeName, NodeUnschedulable, TaintToleration,
+// NodeAffinity (nodeSelector and required node affinity on labels and
+// metadata.name) and NodeResourcesFit (cpu, memory, pods and other resources
+// against allocatable), plus NodeResourcesFit's LeastAllocated and
+// NodeResourcesBalancedAllocation scores. Not modelled: NodePorts, volumes,
+// PodTopologySpread and InterPodAffinity (docs/COMPATIBILITY.md).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "dra/api/core.h"
 
@@ -51,20 +53,46 @@ struct NodeCapacity {
 
 NodeCapacity CapacityOf(const api::Node& node);
 
-// Upstream's per-node rejection messages.
+// Upstream's per-node rejection messages (the Filter plugins of
+// pkg/scheduler/framework/plugins at the pinned release).
 inline constexpr const char* kReasonNodeName = "node(s) didn't match the requested node name";
 inline constexpr const char* kReasonAffinity = "node(s) didn't match Pod's node affinity/selector";
 inline constexpr const char* kReasonUnschedulable = "node(s) were unschedulable";
+inline constexpr const char* kReasonTaints = "node(s) had untolerated taint(s)";
 inline constexpr const char* kReasonTooManyPods = "Too many pods";
 
 bool MatchesNodeSelector(const api::NodeSelector& selector, const api::Node& node);
 
-// The first reason the node does not fit the pod, or "" when it fits.
-// Resources in `dra_resources` (extended resources a DeviceClass maps) are
-// left to DRA on nodes without allocatable for them, as NodeResourcesFit does.
-std::string NodeFitFailure(const api::Pod& pod, const PodRequests& requests, const api::Node& node,
-                           const NodeCapacity& capacity, const NodeUsage& usage,
-                           const std::set<std::string>& dra_resources);
+// core/v1 Toleration.ToleratesTaint: empty effect matches every effect, empty
+// key with Exists every key, Equal (or empty) compares values; Gt and Lt
+// (TaintTolerationComparisonOperators, alpha and off in 1.37) never match.
+bool ToleratesTaint(const api::Toleration& toleration, const api::Taint& taint);
+
+// The first NoSchedule/NoExecute taint of `node` that no toleration
+// tolerates, or nullptr.
+const api::Taint* UntoleratedTaint(const api::Node& node,
+                                   const api::List<api::Toleration>& tolerations);
+
+// A node's verdict from the filters before DynamicResources.
+struct NodeFilterStatus {
+  // Empty when the node passes; else the failing plugin's reasons (several
+  // only for NodeResourcesFit, which names every insufficient resource).
+  std::vector<std::string> reasons;
+  // UnschedulableAndUnresolvable: preemption cannot help on this node. Every
+  // plugin here says so except NodeResourcesFit, where only a request larger
+  // than the node's allocatable is unresolvable.
+  bool unresolvable = false;
+  bool ok() const { return reasons.empty(); }
+};
+
+// Runs NodeName, NodeUnschedulable, TaintToleration, NodeAffinity and
+// NodeResourcesFit in kube-scheduler's default order, stopping at the first
+// that rejects the node. Resources in `dra_resources` (extended resources a
+// DeviceClass maps) are left to DRA on nodes without allocatable for them, as
+// NodeResourcesFit does.
+NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, const api::Node& node,
+                            const NodeCapacity& capacity, const NodeUsage& usage,
+                            const std::set<std::string>& dra_resources);
 
 // LeastAllocated (cpu and memory, equal weights) and BalancedAllocation
 // scores in [0, 100] for the node with the pod added.

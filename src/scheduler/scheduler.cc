@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -27,6 +28,11 @@ constexpr std::int64_t kMaxSubrequests = 8;
 
 constexpr const char* kCannotAllocate = "cannot allocate all claims";
 constexpr const char* kNotAvailable = "resourceclaim not available on the node";
+// DefaultPreemption's per-node reasons.
+constexpr const char* kPreemptionNotHelpful = "Preemption is not helpful for scheduling";
+constexpr const char* kNoPreemptionVictims = "No preemption victims found for incoming pod";
+constexpr const char* kPreemptionNotSimulated =
+    "lower-priority pods could be preempted (not simulated)";
 
 std::string Key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 std::string Key(const api::ObjectMeta& m) { return Key(m.namespace_, m.name); }
@@ -73,7 +79,10 @@ bool Tolerates(const api::DeviceToleration& t, const api::DeviceTaint& taint) {
 struct NodeResult {
   bool feasible = false;
   bool dra_failed = false;  // the allocator found no solution on this node
-  std::string reason;
+  // Why the node was rejected (kube-scheduler's reasons; several only from
+  // NodeResourcesFit) and whether preemption could not help there.
+  std::vector<std::string> reasons;
+  bool unresolvable = false;
   std::string error;  // a framework error: aborts the pod's attempt
   std::vector<api::AllocationResult> allocations;
   // DynamicResources' raw score of the claims Filter allocated (prioritized lists).
@@ -85,6 +94,14 @@ struct NodeResult {
   // The extended-resource claim this node needs; its allocation is the last one.
   // Shared between the nodes that need the same variant.
   std::shared_ptr<const api::ResourceClaim> extended;
+  // ExplainPod only: the allocator's explanation where DRA rejected the node.
+  std::optional<allocator::Explanation> explanation;
+
+  // DynamicResources rejects with UnschedulableAndUnresolvable only.
+  void Reject(std::string reason) {
+    reasons.push_back(std::move(reason));
+    unresolvable = true;
+  }
 };
 
 }  // namespace
@@ -107,6 +124,22 @@ struct Scheduler::Impl {
   struct NodeInfo {
     NodeCapacity capacity;
     NodeUsage usage;
+    // Priorities of the pods bound here, with their counts (preemption).
+    std::map<std::int32_t, int> priorities;
+
+    std::int32_t LowestPriority() const {
+      return priorities.empty() ? std::numeric_limits<std::int32_t>::max()
+                                : priorities.begin()->first;
+    }
+    void AddPod(const api::Pod& pod, const PodRequests& requests, int sign) {
+      usage.Add(requests, sign);
+      std::int32_t p = pod.spec.priority.value_or(0);
+      if (sign > 0) {
+        ++priorities[p];
+      } else if (auto it = priorities.find(p); it != priorities.end() && --it->second == 0) {
+        priorities.erase(it);
+      }
+    }
   };
 
   // One pod's claims as resolved for an attempt.
@@ -151,6 +184,9 @@ struct Scheduler::Impl {
   std::vector<std::vector<std::uint32_t>> visible_pools;
   std::vector<char> visible_pools_known;
   SchedulerStats stats;
+  // Set during ExplainPod's dry run: Filter visits every node and explains
+  // each DRA rejection; nothing is bound, deallocated or requeued.
+  PodVerdict* explaining = nullptr;
 
   Impl(Cluster c, SchedulerOptions o)
       : options(o),
@@ -163,7 +199,7 @@ struct Scheduler::Impl {
     node_info.reserve(cluster.nodes.size());
     for (api::Node& n : cluster.nodes) {
       node_index[n.metadata.name] = node_info.size();
-      node_info.push_back({CapacityOf(n), {}});
+      node_info.push_back({CapacityOf(n), {}, {}});
       // NodeResourcesFit reads node_info from here on, and the status maps
       // are most of a Node's memory; nothing else reads them.
       n.status.capacity.clear();
@@ -313,7 +349,43 @@ struct Scheduler::Impl {
       pods[index].reason = "finished before the simulation";
       return;
     }
+    if (!pods[index].pod.spec.node_name.empty()) return AddBoundPod(index);
+    if (!pods[index].pod.spec.scheduling_gates.empty()) {
+      // The SchedulingGates PreEnqueue plugin; PodScheduled's message.
+      pods[index].reason = "Scheduling is blocked due to non-empty scheduling gates";
+      parked.insert(index);
+      return;
+    }
     active.insert(index);
+  }
+
+  // A pod that names its node is there already (kube-scheduler never sees
+  // it): it takes its share of the node, and its claims are whatever they
+  // are (the resource-claim controller still creates template claims).
+  void AddBoundPod(std::size_t index) {
+    PodRecord& rec = pods[index];
+    rec.state = PodState::kBound;
+    rec.node = rec.pod.spec.node_name;
+    std::string ignored;
+    CreateTemplateClaims(rec, ignored);
+    const api::Pod& pod = rec.pod;
+    auto claim_key = [&](const std::string& name) { return Key(pod.metadata.namespace_, name); };
+    for (const api::PodResourceClaim& entry : pod.spec.resource_claims) {
+      std::optional<std::string> name = entry.resource_claim_name;
+      for (const api::PodResourceClaimStatus& st : pod.status.resource_claim_statuses) {
+        if (!name && st.name == entry.name) name = st.resource_claim_name;
+      }
+      if (name && !name->empty() && claims.contains(claim_key(*name))) {
+        rec.claims.push_back(claim_key(*name));
+      }
+    }
+    if (const auto& ext = pod.status.extended_resource_claim_status) {
+      if (claims.contains(claim_key(ext->resource_claim_name))) {
+        rec.claims.push_back(claim_key(ext->resource_claim_name));
+      }
+    }
+    auto node = node_index.find(rec.node);
+    if (node != node_index.end()) node_info[node->second].AddPod(pod, RequestsOf(pod), 1);
   }
 
   // ---- Resource-claim controller ------------------------------------------
@@ -545,6 +617,79 @@ struct Scheduler::Impl {
     unschedulable.insert(index);
   }
 
+  // ---- ExplainPod ----------------------------------------------------------
+
+  // The dry run found a node: what Reserve would have written there.
+  void RecordSchedulable(std::size_t chosen, const std::vector<ResolvedClaim>& resolved,
+                         const std::vector<std::size_t>& to_allocate, const NodeResult& winner) {
+    PodVerdict& v = *explaining;
+    v.verdict = Verdict::kSchedulable;
+    v.node = cluster.nodes[chosen].metadata.name;
+    for (std::size_t j = 0; j < to_allocate.size() && j < winner.allocations.size(); ++j) {
+      v.allocations.push_back({resolved[to_allocate[j]].key, winner.allocations[j]});
+    }
+    if (winner.extended && winner.allocations.size() > to_allocate.size()) {
+      v.allocations.push_back({"<extended resources>", winner.allocations.back()});
+    }
+  }
+
+  // ---- Messages ------------------------------------------------------------
+
+  // framework.FitError's text: "0/N nodes are available: " and the reasons
+  // with their node counts, sorted as strings, then ".".
+  static std::string NodesAvailableMessage(std::size_t nodes,
+                                           const std::map<std::string, int>& histogram) {
+    std::vector<std::string> counted;
+    counted.reserve(histogram.size());
+    for (const auto& [reason, count] : histogram) {
+      counted.push_back(std::to_string(count) + " " + reason);
+    }
+    std::sort(counted.begin(), counted.end());
+    std::string message = "0/" + std::to_string(nodes) + " nodes are available: ";
+    for (std::size_t i = 0; i < counted.size(); ++i) {
+      message += (i == 0 ? "" : ", ") + counted[i];
+    }
+    return message + ".";
+  }
+
+  // DefaultPreemption's PostFilter message for a pod no node fits, in a
+  // cluster where it finds no victims: nodes whose rejection preemption
+  // cannot resolve are "not helpful"; on the others it looks for pods of lower
+  // priority. dra does not evict: where such pods exist the message says so
+  // instead of naming victims (docs/COMPATIBILITY.md).
+  std::string PreemptionMessage(const api::Pod& pod, const std::vector<std::size_t>& order,
+                                std::size_t evaluated) const {
+    if (pod.spec.preemption_policy && *pod.spec.preemption_policy == "Never") {
+      return "not eligible due to preemptionPolicy=Never.";
+    }
+    const std::int32_t priority = pod.spec.priority.value_or(0);
+    std::map<std::string, int> histogram;
+    for (std::size_t pos = 0; pos < evaluated; ++pos) {
+      std::size_t node = order[pos];
+      const NodeResult& r = node_results[node];
+      if (r.unresolvable) {
+        ++histogram[kPreemptionNotHelpful];
+      } else if (node_info[node].LowestPriority() < priority) {
+        ++histogram[kPreemptionNotSimulated];
+      } else {
+        ++histogram[kNoPreemptionVictims];
+      }
+    }
+    if (evaluated < cluster.nodes.size()) {
+      histogram[kPreemptionNotHelpful] += static_cast<int>(cluster.nodes.size() - evaluated);
+    }
+    return "preemption: " + NodesAvailableMessage(cluster.nodes.size(), histogram);
+  }
+
+  // A PreFilter rejection: the message of the plugin, then PostFilter's,
+  // which finds every node unresolvable.
+  std::string PreFilterMessage(const std::string& problem) const {
+    std::map<std::string, int> all{{kPreemptionNotHelpful, static_cast<int>(cluster.nodes.size())}};
+    std::string n = std::to_string(cluster.nodes.size());
+    return "0/" + n + " nodes are available: " + problem +
+           ". preemption: " + NodesAvailableMessage(cluster.nodes.size(), all);
+  }
+
   // ---- One scheduling attempt ----------------------------------------------
 
   void Attempt(std::size_t index);
@@ -567,7 +712,6 @@ void Scheduler::Impl::Attempt(std::size_t index) {
   if (!ResolveClaims(rec, resolved, reason)) return MarkPending(index, reason);
 
   const std::size_t n = cluster.nodes.size();
-  const std::string prefilter_prefix = "0/" + std::to_string(n) + " nodes are available: ";
 
   // PreFilter.
   std::vector<std::size_t> to_allocate;                                  // indices into resolved
@@ -577,7 +721,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
     if (claim.status.allocation) {
       if (!ReservedFor(claim, rec.pod.metadata.uid) &&
           claim.status.reserved_for.size() >= kMaxReservedFor) {
-        return MarkPending(index, prefilter_prefix + "resourceclaim in use.");
+        return MarkPending(index, PreFilterMessage("resourceclaim in use"));
       }
       if (claim.status.allocation->node_selector) {
         pinned.emplace_back(i, &*claim.status.allocation->node_selector);
@@ -585,7 +729,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
       continue;
     }
     std::string problem = CheckClaimToAllocate(resolved[i]);
-    if (!problem.empty()) return MarkPending(index, prefilter_prefix + problem + ".");
+    if (!problem.empty()) return MarkPending(index, PreFilterMessage(problem));
     to_allocate.push_back(i);
   }
   std::vector<api::ResourceClaim> alloc_claims;
@@ -606,7 +750,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
 
   // Filter, in parallel, from a rotating start, until enough nodes fit.
   const PodRequests requests = RequestsOf(rec.pod);
-  const std::size_t to_find = NumFeasibleNodesToFind(n);
+  const std::size_t to_find = explaining != nullptr ? n : NumFeasibleNodesToFind(n);
   const std::size_t start = next_start_node % n;
   std::atomic<std::size_t> found{0};
   std::atomic<std::size_t> evaluated{0};
@@ -635,9 +779,14 @@ void Scheduler::Impl::Attempt(std::size_t index) {
     NodeResult& r = node_results[node];
     r = NodeResult{};
     evaluated.fetch_add(1, std::memory_order_relaxed);
-    r.reason = NodeFitFailure(rec.pod, requests, cluster.nodes[node], node_info[node].capacity,
-                              node_info[node].usage, dra_extended_names);
-    if (!r.reason.empty()) return;
+    NodeFilterStatus fit =
+        FilterNode(rec.pod, requests, cluster.nodes[node], node_info[node].capacity,
+                   node_info[node].usage, dra_extended_names);
+    if (!fit.ok()) {
+      r.reasons = std::move(fit.reasons);
+      r.unresolvable = fit.unresolvable;
+      return;
+    }
     // The usual case, a node advertising none of the extended resources,
     // shares one prepared claim list; other nodes build their own variant.
     std::vector<api::ResourceClaim> own_claims;
@@ -655,7 +804,8 @@ void Scheduler::Impl::Attempt(std::size_t index) {
       }
     }
     if (!claims_here->empty()) {
-      const bool memoized = options.filter_memo && claims_here != &own_claims;
+      const bool memoized =
+          options.filter_memo && explaining == nullptr && claims_here != &own_claims;
       const std::uint64_t signature =
           claims_here == &all_dra_claims ? all_dra_signature : claims_signature;
       if (memoized && !visible_pools_known[node]) {
@@ -667,7 +817,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
       if (known != nullptr) {
         memo_hits.fetch_add(1, std::memory_order_relaxed);
         if (!known->feasible) {
-          r.reason = kCannotAllocate;
+          r.Reject(kCannotAllocate);
           r.dra_failed = true;
           return;
         }
@@ -677,7 +827,8 @@ void Scheduler::Impl::Attempt(std::size_t index) {
         allocate_calls.fetch_add(1, std::memory_order_relaxed);
         allocator::AllocateOptions node_options = allocate_options;
         // A node-specific claim list does not outlive this call: build its results now.
-        node_options.build_results = scores_need_results || claims_here == &own_claims;
+        node_options.build_results =
+            scores_need_results || claims_here == &own_claims || explaining != nullptr;
         allocator::AllocateResult ar =
             alloc->Allocate(cluster.nodes[node], *claims_here, *in_use, node_options);
         switch (ar.outcome) {
@@ -693,16 +844,26 @@ void Scheduler::Impl::Attempt(std::size_t index) {
             if (memoized) memo.Store(node, signature, version, {true, r.dra_score});
             break;
           case allocator::Outcome::kUnschedulable:
-            r.reason = kCannotAllocate;
+            r.Reject(kCannotAllocate);
             r.dra_failed = true;
+            if (explaining != nullptr) {
+              allocator::AllocateOptions explain_options = allocate_options;
+              explain_options.explain = true;
+              allocator::AllocateResult why =
+                  alloc->Allocate(cluster.nodes[node], *claims_here, *in_use, explain_options);
+              if (why.outcome == allocator::Outcome::kUnschedulable) {
+                why.explanation.node = cluster.nodes[node].metadata.name;
+                r.explanation = std::move(why.explanation);
+              }
+            }
             if (memoized) memo.Store(node, signature, version, {false, 0});
             return;
           case allocator::Outcome::kError:
             if (ar.node_local_error) {
-              r.reason = ar.error;
+              r.Reject(ar.error);
               r.dra_failed = true;
             } else {
-              r.reason = ar.error;
+              r.Reject(ar.error);
               r.error = ar.error;
             }
             return;
@@ -715,7 +876,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
       }
     }
     if (!r.unavailable.empty()) {
-      r.reason = kNotAvailable;
+      r.Reject(kNotAvailable);
       return;
     }
     r.feasible = true;
@@ -724,6 +885,15 @@ void Scheduler::Impl::Attempt(std::size_t index) {
   std::function<bool()> stop = [&] { return found.load(std::memory_order_relaxed) >= to_find; };
   pool.ParallelFor(n, body, stop);
   stats.filter_ns += NanosSince(filter_start);
+  if (explaining != nullptr) {
+    explaining->rejected_before_filter = false;
+    explaining->nodes.reserve(n);
+    for (std::size_t node = 0; node < n; ++node) {
+      NodeResult& r = node_results[node];
+      explaining->nodes.push_back({cluster.nodes[node].metadata.name, r.feasible, r.reasons,
+                                   r.unresolvable, std::move(r.explanation)});
+    }
+  }
   stats.allocate_calls += allocate_calls.load();
   stats.filter_memo_hits += memo_hits.load();
   std::size_t done = evaluated.load();
@@ -808,6 +978,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
     winner.allocations = std::move(ar.allocations);
     winner.results_pending = false;
   }
+  if (explaining != nullptr) return RecordSchedulable(chosen, resolved, to_allocate, winner);
   Bind(index, chosen, resolved, to_allocate, winner);
 }
 
@@ -823,23 +994,13 @@ std::string Scheduler::Impl::FitError(std::size_t index, const std::vector<std::
   std::set<std::size_t> unavailable;
   for (std::size_t pos = 0; pos < evaluated; ++pos) {
     const NodeResult& r = node_results[order[pos]];
-    ++histogram[r.reason];
+    for (const std::string& reason : r.reasons) ++histogram[reason];
     if (r.dra_failed && first_dra_failure == order.size()) first_dra_failure = pos;
     unavailable.insert(r.unavailable.begin(), r.unavailable.end());
   }
-  std::vector<std::string> counted;
-  counted.reserve(histogram.size());
-  for (const auto& [reason, count] : histogram) {
-    counted.push_back(std::to_string(count) + " " + reason);
-  }
-  std::sort(counted.begin(), counted.end());
-  std::string message = "0/" + std::to_string(cluster.nodes.size()) + " nodes are available: ";
-  for (std::size_t i = 0; i < counted.size(); ++i) {
-    message += (i == 0 ? "" : ", ") + counted[i];
-  }
-  message += ".";
+  std::string message = NodesAvailableMessage(cluster.nodes.size(), histogram);
 
-  if (options.explain && first_dra_failure < order.size()) {
+  if (options.explain && explaining == nullptr && first_dra_failure < order.size()) {
     allocator::AllocateOptions explain_options;
     explain_options.max_steps = options.max_steps;
     explain_options.explain = true;
@@ -851,8 +1012,8 @@ std::string Scheduler::Impl::FitError(std::size_t index, const std::vector<std::
     }
   }
 
-  // PostFilter: free one allocated claim that keeps the pod off every node.
-  if (resolved.empty()) return message;
+  // PostFilter, DynamicResources first: free one allocated claim that keeps
+  // the pod off every node. Its message and DefaultPreemption's are joined.
   std::vector<std::size_t> candidates;
   for (std::size_t i : unavailable) {
     const api::ResourceClaim& c = *resolved[i].claim;
@@ -860,10 +1021,15 @@ std::string Scheduler::Impl::FitError(std::size_t index, const std::vector<std::
                 (c.status.reserved_for.size() == 1 && ReservedFor(c, rec.pod.metadata.uid));
     if (free) candidates.push_back(i);
   }
-  if (candidates.empty()) return message + " still not schedulable.";
-  Deallocate(*resolved[candidates[rng.Below(candidates.size())]].claim);
-  requeue = true;
-  return message + " deallocation of ResourceClaim completed.";
+  message += ' ';
+  if (!candidates.empty()) {
+    if (explaining == nullptr) {
+      Deallocate(*resolved[candidates[rng.Below(candidates.size())]].claim);
+      requeue = true;
+    }
+    message += "deallocation of ResourceClaim completed, ";
+  }
+  return message + PreemptionMessage(rec.pod, order, evaluated);
 }
 
 void Scheduler::Impl::Bind(std::size_t index, std::size_t node,
@@ -987,7 +1153,7 @@ void Scheduler::Impl::Bind(std::size_t index, std::size_t node,
   rec.reason.clear();
   rec.pod.spec.node_name = rec.node;
   rec.pod.status.phase = "Running";
-  node_info[node].usage.Add(RequestsOf(rec.pod), 1);
+  node_info[node].AddPod(rec.pod, RequestsOf(rec.pod), 1);
   ++stats.bound;
 }
 
@@ -996,7 +1162,7 @@ void Scheduler::Impl::Release(std::size_t index, PodState phase, std::string rea
   const api::Pod& pod = rec.pod;
   if (rec.state == PodState::kBound) {
     auto node = node_index.find(rec.node);
-    if (node != node_index.end()) node_info[node->second].usage.Add(RequestsOf(pod), -1);
+    if (node != node_index.end()) node_info[node->second].AddPod(pod, RequestsOf(pod), -1);
   }
   active.erase(index);
   unschedulable.erase(index);
@@ -1168,6 +1334,70 @@ std::vector<std::string> Scheduler::EvictTaintedPods(std::int64_t now) {
     s.Release(index, PodState::kFailed, "DeletionByDeviceTaintManager");
   }
   return evicted;
+}
+
+const char* VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kScheduled:
+      return "Scheduled";
+    case Verdict::kSchedulable:
+      return "Schedulable";
+    case Verdict::kUnschedulable:
+      return "Unschedulable";
+  }
+  return "Unknown";
+}
+
+Result<PodVerdict> Scheduler::ExplainPod(const std::string& namespace_, const std::string& name) {
+  Impl& s = *impl_;
+  auto it = s.pod_index.find(Key(namespace_, name));
+  if (it == s.pod_index.end()) return Error{"pods \"" + name + "\" not found"};
+  const std::size_t index = it->second;
+  PodRecord& rec = s.pods[index];
+  PodVerdict v;
+  v.namespace_ = namespace_;
+  v.name = name;
+  auto add_allocations = [&] {
+    for (const std::string& key : rec.claims) {
+      auto c = s.claims.find(key);
+      if (c != s.claims.end() && c->second.status.allocation) {
+        v.allocations.push_back({key, *c->second.status.allocation});
+      }
+    }
+  };
+  switch (rec.state) {
+    case PodState::kBound:
+      v.verdict = Verdict::kScheduled;
+      v.node = rec.node;
+      add_allocations();
+      return v;
+    case PodState::kSucceeded:
+    case PodState::kFailed:
+      return Error{"pod " + Key(namespace_, name) + " has finished (" + PodStateName(rec.state) +
+                   ")"};
+    case PodState::kPending:
+      break;
+  }
+  if (!rec.pod.spec.scheduling_gates.empty()) {
+    v.message = rec.reason;
+    v.rejected_before_filter = true;
+    return v;
+  }
+  v.rejected_before_filter = true;  // until Filter runs
+  // The pod keeps its place in the queues.
+  const bool was_active = s.active.erase(index) > 0;
+  const bool was_waiting = s.unschedulable.erase(index) > 0;
+  const std::string reason = rec.reason;
+  s.explaining = &v;
+  s.Attempt(index);
+  s.explaining = nullptr;
+  s.unschedulable.erase(index);
+  if (was_active) s.active.insert(index);
+  if (was_waiting) s.unschedulable.insert(index);
+  if (v.verdict == Verdict::kUnschedulable) v.message = rec.reason;
+  rec.state = PodState::kPending;
+  rec.reason = reason;
+  return v;
 }
 
 const std::vector<PodRecord>& Scheduler::pods() const { return impl_->pods; }

@@ -21,7 +21,7 @@ p = pending[0]
 assert p["namespace"] == "default"
 assert p["reason"].startswith("0/4 nodes are available: 4 cannot allocate all claims."), p["reason"]
 e = p["explanation"]["requests"][0]
-assert e["request"] == "gpus" and e["requested"] == 4 and e["reason"] == "counters", e
+assert e["request"] == "gpus" and e["requested"] == 4 and e["blockedBy"] == "counters", e
 assert e["claim"].startswith("default/train-big-gpus-"), e
 bound = [p for p in r["pods"] if p["node"] is not None]
 assert all(set(p) >= {"namespace", "name", "node"} and "reason" not in p for p in bound)
@@ -141,7 +141,8 @@ reasons = {p["name"]: p.get("reason") for p in r["pods"]}
 assert "resourceclaimtemplate.resource.k8s.io \"no-such-template\" not found" in reasons["uses-missing-template"], reasons
 assert reasons["uses-missing-claim"] == "resourceclaim.resource.k8s.io \"no-such-claim\" not found", reasons
 assert reasons["uses-duplicate"] == "ResourceClaim default/stray is defined more than once in the input", reasons
-assert reasons["uses-bad-class"] == "0/4 nodes are available: request gpu: device class no-such-class does not exist.", reasons
+assert reasons["uses-bad-class"] == ("0/4 nodes are available: request gpu: device class no-such-class does not exist. "
+                                     "preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."), reasons
 assert r["summary"]["scheduled"] == 28, r["summary"]
 PY
 

@@ -143,7 +143,8 @@ TEST(SchedulerTest, NeverHandsOutADeviceTwice) {
   for (const PodRecord& p : s.pods()) {
     if (p.state != PodState::kBound) {
       EXPECT_EQ(p.reason,
-                "0/2 nodes are available: 2 cannot allocate all claims. still not schedulable.");
+                "0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are "
+                "available: 2 Preemption is not helpful for scheduling.");
       ASSERT_TRUE(p.explanation.has_value());
       ASSERT_EQ(p.explanation->entries.size(), 1u);
       EXPECT_EQ(p.explanation->entries[0].request, "gpu");
@@ -186,7 +187,9 @@ TEST(SchedulerTest, ReservedForIsCappedAt256) {
   s.Run();
   const PodRecord* last = s.FindPod("default", "s256");
   EXPECT_EQ(last->state, PodState::kPending);
-  EXPECT_EQ(last->reason, "0/1 nodes are available: resourceclaim in use.");
+  EXPECT_EQ(last->reason,
+            "0/1 nodes are available: resourceclaim in use. preemption: 0/1 nodes are available: 1 "
+            "Preemption is not helpful for scheduling.");
   EXPECT_EQ(s.FindClaim("default", "shared")->status.reserved_for.size(), 256u);
 }
 
@@ -276,7 +279,8 @@ spec:
               HasSubstr("resourceclaimtemplate.resource.k8s.io \"missing\" not found"));
   EXPECT_EQ(reason("no-claim"), "resourceclaim.resource.k8s.io \"missing\" not found");
   EXPECT_EQ(reason("bad-class"),
-            "0/1 nodes are available: request gpu: device class no-such-class does not exist.");
+            "0/1 nodes are available: request gpu: device class no-such-class does not exist. "
+            "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
   EXPECT_EQ(reason("thief"),
             "ResourceClaim default/mine was not created for pod default/thief (pod is not owner)");
   EXPECT_EQ(reason("dup"), "ResourceClaim default/shared is defined more than once in the input");
@@ -302,7 +306,8 @@ TEST(SchedulerTest, NodeFitBeforeDra) {
   EXPECT_EQ(s.FindPod("default", "by-name")->node, "n3");
   EXPECT_EQ(s.FindPod("default", "too-big")->node, "n1");
   EXPECT_EQ(s.FindPod("default", "cpu-hog")->reason,
-            "0/3 nodes are available: 3 Insufficient cpu.");
+            "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 "
+            "Preemption is not helpful for scheduling.");
 }
 
 TEST(SchedulerTest, FinishedPodsFreeTheirDevicesForWaitingPods) {
@@ -561,8 +566,11 @@ spec:
 )";
   auto pod = [](const std::string& name, const std::string& node, int gpus) {
     return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
-           "\nspec:\n  nodeName: " + node +
-           "\n  containers:\n  - name: main\n    image: x\n    resources:\n      requests:\n"
+           "\nspec:\n  affinity:\n    nodeAffinity:\n      "
+           "requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n"
+           "        - matchFields:\n          - {key: metadata.name, operator: In, values: [" +
+           node +
+           "]}\n  containers:\n  - name: main\n    image: x\n    resources:\n      requests:\n"
            "        example.com/gpu: \"" +
            std::to_string(gpus) + "\"\n      limits:\n        example.com/gpu: \"" +
            std::to_string(gpus) + "\"\n---\n";
@@ -590,8 +598,9 @@ spec:
   ASSERT_EQ(plugin->state, PodState::kBound) << plugin->reason;
   EXPECT_FALSE(plugin->pod.status.extended_resource_claim_status.has_value());
   EXPECT_EQ(s.FindPod("default", "too-many")->reason,
-            "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 node(s) didn't match the "
-            "requested node name.");
+            "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 node(s) didn't match Pod's "
+            "node affinity/selector. preemption: 0/2 nodes are available: 1 No preemption victims "
+            "found for incoming pod, 1 Preemption is not helpful for scheduling.");
   EXPECT_EQ(s.FindPod("default", "no-devices-left")->state, PodState::kPending);
 
   // Finishing the pod deletes its extended-resource claim and frees the devices.
@@ -616,6 +625,122 @@ TEST(SchedulerTest, SameResultsWithOneOrManyThreads) {
     bound += one.pods()[i].state == PodState::kBound;
   }
   EXPECT_EQ(bound, 240);
+}
+
+// TaintToleration: NoSchedule node taints keep pods off unless tolerated;
+// PreferNoSchedule does not filter.
+TEST(SchedulerTest, NodeTaintsKeepUntoleratingPodsOff) {
+  std::string tainted = GpuNode("n1", 2);
+  tainted.replace(
+      tainted.find("status:"), 0,
+      "spec:\n  taints:\n  - {key: nvidia.com/gpu, value: present, effect: NoSchedule}\n"
+      "  - {key: soft, effect: PreferNoSchedule}\n");
+  std::string y =
+      tainted + kClassAndTemplate + TemplatePod("plain") +
+      TemplatePod("tolerant", "  tolerations:\n  - {key: nvidia.com/gpu, operator: Exists}\n") +
+      TemplatePod("wrong-value",
+                  "  tolerations:\n  - {key: nvidia.com/gpu, value: absent, effect: "
+                  "NoSchedule}\n");
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  EXPECT_EQ(s.FindPod("default", "tolerant")->state, PodState::kBound);
+  const std::string want =
+      "0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: 0/1 nodes are "
+      "available: 1 Preemption is not helpful for scheduling.";
+  EXPECT_EQ(s.FindPod("default", "plain")->reason, want);
+  EXPECT_EQ(s.FindPod("default", "wrong-value")->reason, want);
+}
+
+// A pod that names its node is there already: it holds its claim's devices
+// and its share of the node without being scheduled.
+const char* kHolder = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held, namespace: default, uid: claim-uid}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu}}]
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]
+  reservedFor: [{resource: pods, name: holder, uid: holder-uid}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: holder, namespace: default, uid: holder-uid}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, resources: {requests: {cpu: "3"}}}]
+  resourceClaims: [{name: g, resourceClaimName: held}]
+---
+)";
+
+TEST(SchedulerTest, BoundPodsAreTheCurrentState) {
+  std::string y = GpuNode("n1", 1) + kClassAndTemplate + kHolder + TemplatePod("waiting") +
+                  "apiVersion: v1\nkind: Pod\nmetadata: {name: cpu}\nspec:\n  containers: "
+                  "[{name: c, image: x, resources: {requests: {cpu: \"2\"}}}]\n";
+  Scheduler s(Parse(y), Options());
+  s.Run();
+  const PodRecord* holder = s.FindPod("default", "holder");
+  EXPECT_EQ(holder->state, PodState::kBound);
+  EXPECT_EQ(holder->node, "n1");
+  EXPECT_EQ(holder->attempts, 0);
+  EXPECT_EQ(holder->claims, std::vector<std::string>{"default/held"});
+  EXPECT_THAT(s.FindPod("default", "waiting")->reason,
+              StartsWith("0/1 nodes are available: 1 cannot allocate all claims."));
+  // 3 of 4 cpus are the holder's; 2 more fit in 4, so preemption could help
+  // if the holder had a lower priority: it has not.
+  EXPECT_EQ(s.FindPod("default", "cpu")->reason,
+            "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 "
+            "No preemption victims found for incoming pod.");
+}
+
+TEST(SchedulerTest, ExplainPodNodeByNode) {
+  std::string y = GpuNode("n1", 1) + GpuNode("n2", 2, "    zone: b\n") + kClassAndTemplate +
+                  kHolder +
+                  TemplatePod("waiting", "  nodeSelector:\n    kubernetes.io/hostname: n1\n") +
+                  TemplatePod("fits");
+  Scheduler s(Parse(y), Options());
+
+  Result<PodVerdict> held = s.ExplainPod("default", "holder");
+  ASSERT_TRUE(held.ok()) << held.error();
+  EXPECT_EQ(held->verdict, Verdict::kScheduled);
+  EXPECT_EQ(held->node, "n1");
+  ASSERT_EQ(held->allocations.size(), 1u);
+  EXPECT_EQ(held->allocations[0].first, "default/held");
+
+  Result<PodVerdict> waiting = s.ExplainPod("default", "waiting");
+  ASSERT_TRUE(waiting.ok()) << waiting.error();
+  EXPECT_EQ(waiting->verdict, Verdict::kUnschedulable);
+  EXPECT_FALSE(waiting->rejected_before_filter);
+  EXPECT_EQ(waiting->message,
+            "0/2 nodes are available: 1 cannot allocate all claims, 1 node(s) didn't match Pod's "
+            "node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not "
+            "helpful for scheduling.");
+  ASSERT_EQ(waiting->nodes.size(), 2u);
+  const NodeVerdict& n1 = waiting->nodes[0].node == "n1" ? waiting->nodes[0] : waiting->nodes[1];
+  const NodeVerdict& n2 = waiting->nodes[0].node == "n1" ? waiting->nodes[1] : waiting->nodes[0];
+  EXPECT_EQ(n1.reasons, std::vector<std::string>{"cannot allocate all claims"});
+  ASSERT_TRUE(n1.explanation.has_value());
+  ASSERT_EQ(n1.explanation->entries.size(), 1u);
+  EXPECT_EQ(n1.explanation->entries[0].blocking, allocator::Stage::kAllocated);
+  EXPECT_FALSE(n2.explanation.has_value());
+  EXPECT_TRUE(n2.unresolvable);
+
+  // A pod that fits is Schedulable, with the devices it would get, and is
+  // neither bound nor taken out of the queue.
+  Result<PodVerdict> fits = s.ExplainPod("default", "fits");
+  ASSERT_TRUE(fits.ok()) << fits.error();
+  EXPECT_EQ(fits->verdict, Verdict::kSchedulable);
+  EXPECT_FALSE(fits->node.empty());
+  ASSERT_EQ(fits->allocations.size(), 1u);
+  EXPECT_EQ(s.FindPod("default", "fits")->state, PodState::kPending);
+  s.Run();
+  EXPECT_EQ(s.FindPod("default", "fits")->state, PodState::kBound);
+
+  Result<PodVerdict> missing = s.ExplainPod("default", "nosuch");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(), "pods \"nosuch\" not found");
 }
 
 }  // namespace

@@ -48,7 +48,8 @@ TEST(WorkloadTest, FullClusterLeavesOnlyTenDevices) {
   ASSERT_NE(extra, nullptr);
   EXPECT_EQ(extra->state, PodState::kPending);
   EXPECT_EQ(extra->reason,
-            "0/3 nodes are available: 3 cannot allocate all claims. still not schedulable.");
+            "0/3 nodes are available: 3 cannot allocate all claims. preemption: 0/3 nodes are "
+            "available: 3 Preemption is not helpful for scheduling.");
 }
 
 TEST(WorkloadTest, UnknownNameListsTheKnownOnes) {

@@ -80,6 +80,46 @@ struct PodRecord {
   bool deleted = false;
 };
 
+// ExplainPod's answer: what kube-scheduler decides for one pod in the
+// current state, node by node.
+enum class Verdict : std::uint8_t {
+  kScheduled,      // bound already
+  kSchedulable,    // Pending, and a node fits it now
+  kUnschedulable,  // Pending, and no node fits it
+};
+
+const char* VerdictName(Verdict verdict);  // "Scheduled", "Schedulable", "Unschedulable"
+
+struct NodeVerdict {
+  std::string node;
+  bool feasible = false;
+  // kube-scheduler's reasons for rejecting the node, as its FailedScheduling
+  // message counts them ("Insufficient cpu", "cannot allocate all claims").
+  std::vector<std::string> reasons;
+  bool unresolvable = false;  // UnschedulableAndUnresolvable: preemption cannot help
+  // Where DynamicResources rejected the node: the allocator's explanation.
+  std::optional<allocator::Explanation> explanation;
+};
+
+struct PodVerdict {
+  std::string namespace_, name;
+  Verdict verdict = Verdict::kUnschedulable;
+  // Scheduled: the pod's node; Schedulable: the node kube-scheduler would
+  // pick now (ties between equal scores are broken at random, as upstream).
+  std::string node;
+  // Unschedulable: the PodScheduled message kube-scheduler writes (or, for a
+  // rejection before Filter, the PreEnqueue plugin's message).
+  std::string message;
+  // True when PreEnqueue or PreFilter rejected the pod: no node was evaluated.
+  bool rejected_before_filter = false;
+  // Every node in cluster order, when Filter ran (Schedulable, Unschedulable).
+  std::vector<NodeVerdict> nodes;
+  // Scheduled: each claim's allocation; Schedulable: what Reserve would
+  // write. Keys are "namespace/name" (the extended-resource claim of a
+  // Schedulable pod is "<extended resources>").
+  std::vector<std::pair<std::string, api::AllocationResult>> allocations;
+};
+
 // Timing of the scheduling attempts so far (steady clock, nanoseconds).
 struct SchedulerStats {
   std::uint64_t attempts = 0;
@@ -116,6 +156,14 @@ class Scheduler {
                    PodState phase = PodState::kSucceeded);
   // Deletes a pod (finishing it first when bound) and forgets it.
   Status DeletePod(const std::string& namespace_, const std::string& name);
+
+  // What kube-scheduler would decide for the pod now, without binding it:
+  // a bound pod is Scheduled; a Pending one is tried on every node (no
+  // early stop at percentageOfNodesToScore), each DRA rejection explained.
+  // Nothing is bound, allocated or deallocated, but the pod's template
+  // claims are created as the resource-claim controller would. Fails for an
+  // unknown pod ("pods \"NAME\" not found") or one that has finished.
+  Result<PodVerdict> ExplainPod(const std::string& namespace_, const std::string& name);
 
   // The device taint eviction controller at time `now`: evicts (marks Failed,
   // reason DeletionByDeviceTaintManager) every bound pod using a device with
