@@ -1,0 +1,342 @@
+#include "cli/explain/pod_report.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "dra/allocator/explanation.h"
+#include "dra/allocator/report.h"
+
+namespace dra::cli::explain {
+namespace {
+
+using json::Value;
+
+Value Str(std::string s) { return Value::String(std::move(s)); }
+Value Int(std::uint64_t v) { return Value::Number(std::to_string(v)); }
+void Put(Value& obj, std::string key, Value v) {
+  obj.members.push_back({std::move(key), std::move(v), {}});
+}
+Value Strings(const std::vector<std::string>& items) {
+  Value out = Value::Array();
+  for (const std::string& s : items) out.items.push_back(Str(s));
+  return out;
+}
+
+// "a, b, c and 4 more" (at most `shown` names).
+std::string NameList(const std::vector<std::string>& names, std::size_t shown = 5) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < shown; ++i) {
+    out += (i == 0 ? "" : ", ") + names[i];
+  }
+  if (names.size() > shown) out += " and " + std::to_string(names.size() - shown) + " more";
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : sep) + items[i];
+  return out;
+}
+
+std::string Plural(std::uint64_t n, const std::string& one) {
+  return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
+}
+
+// Nodes that failed the same way: same reasons and, where DRA rejected
+// them, the same explanation apart from the node's name.
+struct Group {
+  std::vector<std::string> nodes;
+  const scheduler::NodeVerdict* first = nullptr;
+};
+
+std::string GroupKey(const scheduler::NodeVerdict& n) {
+  std::string key = n.feasible ? "1" : "0";
+  for (const std::string& r : n.reasons) key += "\x1f" + r;
+  if (n.explanation) {
+    allocator::Explanation e = *n.explanation;
+    e.node.clear();
+    key += "\x1e" + json::ToJson(allocator::ExplanationValue(e));
+  }
+  return key;
+}
+
+// How far a DRA-rejected node is from fitting: the devices missing over the
+// entries that block (at least one per blocking entry, for constraints).
+std::uint64_t Shortfall(const allocator::Explanation& e) {
+  std::uint64_t total = 0;
+  for (const allocator::EntryExplanation& x : e.entries) {
+    if (!x.blocks) continue;
+    total += x.requested > x.remaining ? x.requested - x.remaining : 1;
+  }
+  return total;
+}
+
+// The first entry that blocks.
+const allocator::EntryExplanation* Blocker(const allocator::Explanation& e) {
+  for (const allocator::EntryExplanation& x : e.entries) {
+    if (x.blocks) return &x;
+  }
+  return nullptr;
+}
+
+// Who holds devices on `node`: "gpu-2, gpu-3 by default/c (default/p)",
+// one entry per holder.
+std::vector<std::string> HeldOn(const std::string& node, const ReportContext& ctx) {
+  std::map<std::string, std::vector<std::string>> by_holder;
+  for (const auto& [id, holders] : ctx.holders) {
+    auto slash = id.rfind('/');
+    if (slash == std::string::npos) continue;
+    auto pool = ctx.pool_nodes.find(id.substr(0, slash));
+    if (pool == ctx.pool_nodes.end() || pool->second != node) continue;
+    for (const std::string& h : holders) by_holder[h].push_back(id.substr(slash + 1));
+  }
+  std::vector<std::string> out;
+  out.reserve(by_holder.size());
+  for (const auto& [holder, devices] : by_holder) {
+    out.push_back(Join(devices, ", ") + " by " + holder);
+  }
+  return out;
+}
+
+std::string WhatWouldFit(const std::vector<const scheduler::NodeVerdict*>& closest,
+                         const std::map<std::string, int>& histogram, const ReportContext& ctx) {
+  if (closest.empty()) {
+    std::vector<std::string> counted;
+    counted.reserve(histogram.size());
+    for (const auto& [reason, count] : histogram) {
+      counted.push_back(std::to_string(count) + " " + reason);
+    }
+    return "no node passes the node filters before DynamicResources (" + Join(counted, ", ") + ")";
+  }
+  const scheduler::NodeVerdict& best = *closest.front();
+  const allocator::EntryExplanation* x = Blocker(*best.explanation);
+  if (x == nullptr) return best.explanation->summary;
+  std::string what = "claim " + x->claim + ", request " + x->request;
+  if (x->class_absent_here) {
+    // The closest node has none: neither has any other.
+    if (x->drivers_elsewhere.empty()) {
+      return what + ": no device in the cluster matches its device class";
+    }
+    return what + ": no node that passes the other filters has devices of driver " +
+           Join(x->drivers_elsewhere, " or ");
+  }
+  switch (x->blocking) {
+    case allocator::Stage::kConstraints:
+      return what + ": no node has devices that satisfy the claim's constraints together (" +
+             best.node + " came closest)";
+    case allocator::Stage::kCount:
+      if (x->remaining >= x->requested) {
+        return what + ": each request fits alone but not all of them together on one node (" +
+               best.node + " came closest)";
+      }
+      break;
+    default:
+      break;
+  }
+  std::string out = what + " needs " + Plural(x->requested, "device") + " on one node";
+  if (x->all_mode) out = what + " needs every matching device usable on one node";
+  out += "; the most any node has left is " + std::to_string(x->remaining) + " (" + best.node;
+  std::vector<std::string> held = HeldOn(best.node, ctx);
+  if (!held.empty()) out += "; held there: " + NameList(held, 3);
+  return out + ")";
+}
+
+Result<Value> AllocationsJson(const scheduler::PodVerdict& v) {
+  Value claims = Value::Array();
+  for (const auto& [claim, allocation] : v.allocations) {
+    Value c = Value::Object();
+    Put(c, "claim", Str(claim));
+    Result<Value> a = allocator::AllocationResultJson(allocation);
+    if (!a.ok()) return Error{a.error()};
+    Put(c, "allocation", std::move(*a));
+    claims.items.push_back(std::move(c));
+  }
+  return claims;
+}
+
+std::string AllocationsText(const scheduler::PodVerdict& v) {
+  std::string out;
+  for (const auto& [claim, allocation] : v.allocations) {
+    out += "  claim " + claim + ":\n";
+    std::map<std::string, std::vector<std::string>> by_request;
+    std::vector<std::string> order;
+    for (const api::DeviceRequestAllocationResult& r : allocation.devices.results) {
+      if (!by_request.contains(r.request)) order.push_back(r.request);
+      std::string id = r.driver + "/" + r.pool + "/" + r.device;
+      if (r.share_id) id += " (share " + *r.share_id + ")";
+      if (r.admin_access.value_or(false)) id += " (admin access)";
+      by_request[r.request].push_back(std::move(id));
+    }
+    for (const std::string& request : order) {
+      out += "    request " + request + ": " + Join(by_request[request], ", ") + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void CollectHolders(const scheduler::Scheduler& sched, ReportContext& ctx) {
+  for (const api::ResourceClaim* claim : sched.Claims()) {
+    if (!claim->status.allocation) continue;
+    std::string holder = claim->metadata.namespace_ + "/" + claim->metadata.name;
+    std::vector<std::string> pods;
+    for (const api::ResourceClaimConsumerReference& r : claim->status.reserved_for) {
+      if (r.resource == "pods") pods.push_back(claim->metadata.namespace_ + "/" + r.name);
+    }
+    if (!pods.empty()) holder += " (" + Join(pods, ", ") + ")";
+    for (const api::DeviceRequestAllocationResult& r : claim->status.allocation->devices.results) {
+      if (r.admin_access.value_or(false)) continue;
+      ctx.holders[r.driver + "/" + r.pool + "/" + r.device].push_back(holder);
+    }
+  }
+}
+
+Result<PodReport> BuildPodReport(const scheduler::PodVerdict& v, const ReportContext& ctx) {
+  PodReport out;
+  const std::string pod = v.namespace_ + "/" + v.name;
+  Value doc = Value::Object();
+  Put(doc, "pod", Str(pod));
+  Put(doc, "verdict", Str(scheduler::VerdictName(v.verdict)));
+  Put(doc, "node", v.node.empty() ? Value() : Str(v.node));
+  std::string& text = out.text;
+  text = "Pod " + pod + ": " + scheduler::VerdictName(v.verdict);
+  if (!v.node.empty()) {
+    text += v.verdict == scheduler::Verdict::kScheduled ? " on node " : ": fits on node ";
+    text += v.node;
+  }
+  text += "\n";
+  if (!v.message.empty()) {
+    Put(doc, "message", Str(v.message));
+    text += "  kube-scheduler: " + v.message + "\n";
+  }
+  if (ctx.cluster_condition && ctx.cluster_condition->status == "False") {
+    Put(doc, "clusterMessage", Str(ctx.cluster_condition->message));
+    text += "  the cluster's PodScheduled condition: " + ctx.cluster_condition->reason + ": " +
+            ctx.cluster_condition->message + "\n";
+  }
+
+  // Nodes, grouped; feasible groups first, then the largest.
+  std::map<std::string, std::size_t> group_of;
+  std::vector<Group> groups;
+  std::map<std::string, int> histogram;
+  std::vector<const scheduler::NodeVerdict*> dra_rejected;
+  std::vector<std::string> feasible;
+  for (const scheduler::NodeVerdict& n : v.nodes) {
+    auto [it, inserted] = group_of.emplace(GroupKey(n), groups.size());
+    if (inserted) groups.push_back({{}, &n});
+    groups[it->second].nodes.push_back(n.node);
+    for (const std::string& r : n.reasons) ++histogram[r];
+    if (n.explanation) dra_rejected.push_back(&n);
+    if (n.feasible) feasible.push_back(n.node);
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    if (a.first->feasible != b.first->feasible) return a.first->feasible;
+    return a.nodes.size() > b.nodes.size();
+  });
+  Value nodes = Value::Array();
+  if (!groups.empty()) text += "Nodes:\n";
+  for (const Group& g : groups) {
+    Value j = Value::Object();
+    if (g.nodes.size() == 1) {
+      Put(j, "node", Str(g.nodes.front()));
+    } else {
+      Put(j, "nodes", Strings(g.nodes));
+    }
+    Put(j, "feasible", Value::Bool(g.first->feasible));
+    if (!g.first->reasons.empty()) Put(j, "reasons", Strings(g.first->reasons));
+    text += "  " + NameList(g.nodes);
+    if (g.nodes.size() > 1) text += " (" + Plural(g.nodes.size(), "node") + ")";
+    text += ": " + (g.first->feasible ? std::string("fits") : Join(g.first->reasons, ", ")) + "\n";
+    if (g.first->explanation) {
+      allocator::Explanation e = *g.first->explanation;
+      Put(j, "explanation", allocator::ExplanationValue(e));
+      std::string lines = allocator::ExplanationText(e);
+      // Skip the explanation's own first line ("unschedulable on node ...").
+      std::size_t nl = lines.find('\n');
+      if (nl != std::string::npos) {
+        std::string rest = lines.substr(nl + 1);
+        std::size_t pos = 0;
+        while (pos < rest.size()) {
+          std::size_t end = rest.find('\n', pos);
+          if (end == std::string::npos) end = rest.size();
+          text += "  " + rest.substr(pos, end - pos) + "\n";
+          pos = end + 1;
+        }
+      }
+    }
+    nodes.items.push_back(std::move(j));
+  }
+  Put(doc, "nodes", std::move(nodes));
+
+  // The nodes that came closest, and who holds devices on the closest one.
+  // Nodes without any device of the class come last.
+  auto absent = [](const scheduler::NodeVerdict* n) {
+    const allocator::EntryExplanation* x = Blocker(*n->explanation);
+    return x != nullptr && x->class_absent_here;
+  };
+  std::stable_sort(dra_rejected.begin(), dra_rejected.end(),
+                   [&](const scheduler::NodeVerdict* a, const scheduler::NodeVerdict* b) {
+                     if (absent(a) != absent(b)) return absent(b);
+                     return Shortfall(*a->explanation) < Shortfall(*b->explanation);
+                   });
+  if (!dra_rejected.empty() && !absent(dra_rejected.front())) {
+    std::erase_if(dra_rejected, absent);
+  }
+  if (dra_rejected.size() > 3) dra_rejected.resize(3);
+  Value closest = Value::Array();
+  if (v.verdict == scheduler::Verdict::kUnschedulable && !dra_rejected.empty()) {
+    std::vector<std::string> names;
+    for (const scheduler::NodeVerdict* n : dra_rejected) {
+      Value c = Value::Object();
+      Put(c, "node", Str(n->node));
+      Put(c, "missingDevices", Int(Shortfall(*n->explanation)));
+      Put(c, "summary", Str(n->explanation->summary));
+      closest.items.push_back(std::move(c));
+      names.push_back(n->node + " (" + n->explanation->summary + ")");
+    }
+    text += "Closest: " + Join(names, "; ") + "\n";
+    std::vector<std::string> held = HeldOn(dra_rejected.front()->node, ctx);
+    Put(doc, "heldOnClosest", Strings(held));
+    if (!held.empty()) {
+      text += "Held on " + dra_rejected.front()->node + ": " + NameList(held, 8) + "\n";
+    }
+  }
+  if (v.verdict == scheduler::Verdict::kUnschedulable) Put(doc, "closest", std::move(closest));
+
+  if (!v.allocations.empty()) {
+    Result<Value> claims = AllocationsJson(v);
+    if (!claims.ok()) return Error{claims.error()};
+    Put(doc, "claims", std::move(*claims));
+    text += v.verdict == scheduler::Verdict::kScheduled ? "Devices:\n" : "Devices it would get:\n";
+    text += AllocationsText(v);
+  }
+
+  std::string summary;
+  switch (v.verdict) {
+    case scheduler::Verdict::kScheduled:
+      summary = "bound to " + v.node;
+      if (!v.allocations.empty()) {
+        summary +=
+            "; the allocator gave each request the first devices, in pool and slice order, "
+            "that its class and selectors accept and no other claim holds";
+      }
+      break;
+    case scheduler::Verdict::kSchedulable:
+      summary = "fits now on " + Plural(feasible.size(), "node") + " (" + NameList(feasible, 3) +
+                "); kube-scheduler would pick " + v.node;
+      break;
+    case scheduler::Verdict::kUnschedulable:
+      summary = v.rejected_before_filter ? v.message : WhatWouldFit(dra_rejected, histogram, ctx);
+      break;
+  }
+  Put(doc, "summary", Str(summary));
+  text += "Summary: " + summary + "\n";
+  out.json = std::move(doc);
+  return out;
+}
+
+}  // namespace dra::cli::explain
