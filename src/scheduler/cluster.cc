@@ -89,21 +89,25 @@ void DefaultNamespace(api::Object& object, const std::string& ns) {
 
 Result<Cluster> ClusterFromManifests(const api::ManifestSet& set,
                                      const std::string& default_namespace) {
+  api::ManifestSet copy = set;
+  return ClusterFromManifests(std::move(copy), default_namespace);
+}
+
+Result<Cluster> ClusterFromManifests(api::ManifestSet&& set, const std::string& default_namespace) {
   if (!set.read_errors.empty()) {
     const api::ManifestReadError& e = set.read_errors.front();
     return Error{e.source + ": " + e.message};
   }
   Cluster cluster;
   Names names(cluster);
-  for (const api::ManifestDocument& doc : set.documents) {
+  for (api::ManifestDocument& doc : set.documents) {
     if (!doc.decoded.errors.empty()) {
       return Error{doc.source + ": document " + std::to_string(doc.index) + ": " +
                    doc.decoded.errors.front().message};
     }
-    for (const api::DecodedObject& o : doc.decoded.objects) {
-      api::Object object = o.object;
-      DefaultNamespace(object, default_namespace);
-      names.Add(cluster, std::move(object));
+    for (api::DecodedObject& o : doc.decoded.objects) {
+      DefaultNamespace(o.object, default_namespace);
+      names.Add(cluster, std::move(o.object));
     }
   }
   return cluster;

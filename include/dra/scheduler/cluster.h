@@ -38,6 +38,8 @@ struct Cluster {
 // error ("<source>: document <n>: <message>"), as a kubectl apply would.
 Result<Cluster> ClusterFromManifests(const api::ManifestSet& set,
                                      const std::string& default_namespace);
+// The same, moving the objects out of `set` instead of copying them.
+Result<Cluster> ClusterFromManifests(api::ManifestSet&& set, const std::string& default_namespace);
 
 // Appends objects (e.g. a generated workload) to `cluster`, with the same
 // duplicate handling; namespaced objects without a namespace get "default".
