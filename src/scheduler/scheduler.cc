@@ -633,6 +633,64 @@ struct Scheduler::Impl {
     }
   }
 
+  // A bound pod tried again in the state without it: its share of the node
+  // and the allocations only it holds are set aside, Filter runs on every
+  // node in dry-run mode, and everything is put back. `v.nodes` then says
+  // which nodes would have fitted it, its own among them (or not).
+  void RecheckBoundPod(std::size_t index, PodVerdict& v) {
+    PodRecord& rec = pods[index];
+    struct SetAside {
+      api::ResourceClaim* claim;
+      api::ResourceClaimStatus status;
+    };
+    std::vector<SetAside> aside;
+    for (const std::string& key : rec.claims) {
+      auto it = claims.find(key);
+      if (it == claims.end() || !it->second.status.allocation) continue;
+      api::ResourceClaim& claim = it->second;
+      const auto& rf = claim.status.reserved_for;
+      bool only_this_pod = std::all_of(
+          rf.begin(), rf.end(), [&](const auto& r) { return r.uid == rec.pod.metadata.uid; });
+      if (!only_this_pod) continue;  // shared: stays allocated, pinning the pod
+      aside.push_back({&claim, claim.status});
+      in_use->Remove(*claim.status.allocation);
+      claim.status.allocation.reset();
+      claim.status.reserved_for.clear();
+      claim.status.devices.clear();
+    }
+    // The extended-resource claim is planned again per node, as on the
+    // first attempt.
+    std::optional<api::PodExtendedResourceClaimStatus> extended =
+        std::move(rec.pod.status.extended_resource_claim_status);
+    rec.pod.status.extended_resource_claim_status.reset();
+    const std::string node_name = rec.node;
+    const PodRequests requests = RequestsOf(rec.pod);
+    auto node = node_index.find(node_name);
+    if (node != node_index.end()) node_info[node->second].AddPod(rec.pod, requests, -1);
+    const std::vector<std::string> claim_keys = rec.claims;
+    rec.pod.spec.node_name.clear();
+    rec.state = PodState::kPending;
+
+    PodVerdict probe;
+    explaining = &probe;
+    Attempt(index);
+    explaining = nullptr;
+    unschedulable.erase(index);
+    v.nodes = std::move(probe.nodes);
+
+    rec.state = PodState::kBound;
+    rec.node = node_name;
+    rec.reason.clear();
+    rec.pod.spec.node_name = node_name;
+    rec.claims = claim_keys;
+    rec.pod.status.extended_resource_claim_status = std::move(extended);
+    if (node != node_index.end()) node_info[node->second].AddPod(rec.pod, requests, 1);
+    for (SetAside& a : aside) {
+      a.claim->status = std::move(a.status);
+      in_use->Add(*a.claim->status.allocation);
+    }
+  }
+
   // ---- Messages ------------------------------------------------------------
 
   // framework.FitError's text: "0/N nodes are available: " and the reasons
@@ -907,7 +965,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
     std::size_t node = (start + pos) % n;
     if (!node_results[node].error.empty()) {
       return MarkPending(index,
-                         "running Filter plugin \"DynamicResources\": " + node_results[node].error);
+                         "running \"DynamicResources\" filter plugin: " + node_results[node].error);
     }
     if (node_results[node].feasible) {
       feasible.push_back(node);
@@ -973,7 +1031,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
         alloc->Allocate(cluster.nodes[chosen], claims, *in_use, allocate_options);
     if (ar.outcome != allocator::Outcome::kAllocated) {
       // Only result building can fail where the feasibility check passed.
-      return MarkPending(index, "running Filter plugin \"DynamicResources\": " + ar.error);
+      return MarkPending(index, "running \"DynamicResources\" filter plugin: " + ar.error);
     }
     winner.allocations = std::move(ar.allocations);
     winner.results_pending = false;
@@ -1370,6 +1428,7 @@ Result<PodVerdict> Scheduler::ExplainPod(const std::string& namespace_, const st
       v.verdict = Verdict::kScheduled;
       v.node = rec.node;
       add_allocations();
+      s.RecheckBoundPod(index, v);
       return v;
     case PodState::kSucceeded:
     case PodState::kFailed:

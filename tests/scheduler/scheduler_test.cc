@@ -708,6 +708,14 @@ TEST(SchedulerTest, ExplainPodNodeByNode) {
   EXPECT_EQ(held->node, "n1");
   ASSERT_EQ(held->allocations.size(), 1u);
   EXPECT_EQ(held->allocations[0].first, "default/held");
+  // Tried again without itself, the holder fits its own node (and n2), and
+  // the state is as before.
+  ASSERT_EQ(held->nodes.size(), 2u);
+  EXPECT_TRUE(held->nodes[0].feasible);
+  EXPECT_TRUE(held->nodes[1].feasible);
+  EXPECT_EQ(s.FindPod("default", "holder")->state, PodState::kBound);
+  EXPECT_TRUE(s.FindClaim("default", "held")->status.allocation.has_value());
+  EXPECT_EQ(s.FindClaim("default", "held")->status.reserved_for.size(), 1u);
 
   Result<PodVerdict> waiting = s.ExplainPod("default", "waiting");
   ASSERT_TRUE(waiting.ok()) << waiting.error();

@@ -112,7 +112,10 @@ struct PodVerdict {
   std::string message;
   // True when PreEnqueue or PreFilter rejected the pod: no node was evaluated.
   bool rejected_before_filter = false;
-  // Every node in cluster order, when Filter ran (Schedulable, Unschedulable).
+  // Every node in cluster order, when Filter ran. For a Scheduled pod, the
+  // pod tried again in the state without it (its share of the node and the
+  // allocations only it holds set aside): which nodes would fit it now, its
+  // own among them or not.
   std::vector<NodeVerdict> nodes;
   // Scheduled: each claim's allocation; Schedulable: what Reserve would
   // write. Keys are "namespace/name" (the extended-resource claim of a
@@ -158,8 +161,9 @@ class Scheduler {
   Status DeletePod(const std::string& namespace_, const std::string& name);
 
   // What kube-scheduler would decide for the pod now, without binding it:
-  // a bound pod is Scheduled; a Pending one is tried on every node (no
-  // early stop at percentageOfNodesToScore), each DRA rejection explained.
+  // a bound pod is Scheduled (and tried again without itself, see
+  // PodVerdict::nodes); a Pending one is tried on every node (no early stop
+  // at percentageOfNodesToScore), each DRA rejection explained.
   // Nothing is bound, allocated or deallocated, but the pod's template
   // claims are created as the resource-claim controller would. Fails for an
   // unknown pod ("pods \"NAME\" not found") or one that has finished.
