@@ -18,5 +18,7 @@ void AddExplainCommand(CLI::App& app, int& exit_code);
 void AddSnapshotCommand(CLI::App& app, int& exit_code);
 // `dra gen workload`, registered on the `gen` subcommand by AddGenCommand.
 void AddGenWorkloadCommand(CLI::App& gen, int& exit_code);
+// `dra gen cluster`, likewise.
+void AddGenClusterCommand(CLI::App& gen, int& exit_code);
 
 }  // namespace dra::cli

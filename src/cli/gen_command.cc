@@ -80,6 +80,7 @@ void AddGenCommand(CLI::App& app, int& exit_code) {
   CLI::App* gen = app.add_subcommand("gen", "Generate seeded random test inputs");
   gen->require_subcommand(1);
   AddGenWorkloadCommand(*gen, exit_code);
+  AddGenClusterCommand(*gen, exit_code);
   CLI::App* cmd = gen->add_subcommand(
       "scenario",
       "Write an allocation scenario (multi-document YAML whose '# dra-gen:' header names the "

@@ -6,37 +6,10 @@
 #include <utility>
 
 #include "dra/json/value.h"
+#include "testing/rng.h"
 
 namespace dra::testing {
 namespace {
-
-// SplitMix64: tiny, fast, and identical everywhere (unlike std distributions).
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n); n > 0.
-  int Below(int n) { return n <= 1 ? 0 : static_cast<int>(Next() % static_cast<std::uint64_t>(n)); }
-  // Uniform in [lo, hi].
-  int Between(int lo, int hi) { return lo + Below(hi - lo + 1); }
-  bool Chance(double p) {
-    if (p <= 0) return false;
-    if (p >= 1) return true;
-    return static_cast<double>(Next() >> 11) * (1.0 / 9007199254740992.0) < p;
-  }
-  template <class T>
-  const T& Pick(const std::vector<T>& v) {
-    return v[static_cast<std::size_t>(Below(static_cast<int>(v.size())))];
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 constexpr std::int64_t kTimeAdded = 1767225600;  // 2026-01-01T00:00:00Z, fixed for determinism
 const std::vector<std::string> kModels = {"a100", "h100", "l4"};
