@@ -9,10 +9,12 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/manifest_flags.h"
+#include "cli/snapshot_writer.h"
 #include "dra/allocator/allocator.h"
 #include "dra/driver/node_agent_simulation.h"
 #include "dra/driver/node_inventory.h"
@@ -33,6 +35,7 @@ struct SimulateFlags {
   bool no_explain = false;
   bool prepare = false;
   int prepare_timeout = 60;  // seconds per node
+  std::string write_snapshot;
 };
 
 double SecondsSince(std::chrono::steady_clock::time_point t) {
@@ -97,7 +100,51 @@ scheduler::PrepareReport PrepareNodes(const scheduler::Scheduler& sched,
   return report;
 }
 
-// Exit status: 0 simulated (Pending pods included), 2 input that cannot be read.
+// --write-snapshot: the state the simulation ends in, as `dra snapshot` writes
+// a live cluster's: bound pods with their node, Pending ones with a
+// PodScheduled condition carrying the scheduler's message, every claim.
+int WriteFinalState(const scheduler::Scheduler& sched, std::vector<api::ResourceSlice> slices,
+                    SnapshotObjects state, const std::string& dir) {
+  state.slices = std::move(slices);
+  std::set<std::string> namespaces;
+  for (const scheduler::PodRecord& p : sched.pods()) {
+    if (p.deleted || p.state == scheduler::PodState::kSucceeded ||
+        p.state == scheduler::PodState::kFailed) {
+      continue;
+    }
+    api::Pod pod = p.pod;
+    if (p.state == scheduler::PodState::kPending) {
+      api::PodCondition c;
+      c.type = "PodScheduled";
+      c.status = "False";
+      c.reason = "Unschedulable";
+      c.message = p.reason;
+      pod.status.conditions.push_back(std::move(c));
+      pod.status.phase = "Pending";
+    }
+    namespaces.insert(pod.metadata.namespace_);
+    state.pods.push_back(std::move(pod));
+  }
+  for (const api::ResourceClaim* c : sched.Claims()) {
+    namespaces.insert(c->metadata.namespace_);
+    state.claims.push_back(*c);
+  }
+  for (const std::string& ns : namespaces) {
+    api::Namespace n;
+    n.type = {"Namespace", "v1"};
+    n.metadata.name = ns;
+    state.namespaces.push_back(std::move(n));
+  }
+  Result<std::string> written = WriteSnapshot(dir, state);
+  if (!written.ok()) {
+    std::cerr << "error: " << written.error() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+// Exit status: 0 simulated (Pending pods included), 1 --write-snapshot
+// failed, 2 input that cannot be read.
 int Run(const SimulateFlags& flags) {
   auto load_start = std::chrono::steady_clock::now();
   api::ManifestOptions options;
@@ -105,14 +152,14 @@ int Run(const SimulateFlags& flags) {
   if (int rc = flags.manifests.Prepare(options, gates); rc != 0) return rc;
   options.extension_groups.emplace_back(driver::kNodeInventoryGroup);
   api::ManifestSet set = api::ReadManifests(flags.manifests.files, options);
+  Result<std::vector<api::Object>> inventory =
+      driver::ExpandNodeInventories(set, options.decode.now);
   Result<scheduler::Cluster> cluster =
-      scheduler::ClusterFromManifests(set, flags.manifests.namespace_);
+      scheduler::ClusterFromManifests(std::move(set), flags.manifests.namespace_);
   if (!cluster.ok()) {
     std::cerr << "error: " << cluster.error() << "\n";
     return 2;
   }
-  Result<std::vector<api::Object>> inventory =
-      driver::ExpandNodeInventories(set, options.decode.now);
   if (!inventory.ok()) {
     std::cerr << "error: " << inventory.error() << "\n";
     return 2;
@@ -134,6 +181,14 @@ int Run(const SimulateFlags& flags) {
   sched_options.binding_conditions_met = flags.binding_conditions == "met";
   sched_options.now = options.decode.now;
   std::vector<api::ResourceSlice> slices = cluster->slices;
+  // The scheduler keeps neither nodes' allocatable nor the templates.
+  SnapshotObjects state;
+  if (!flags.write_snapshot.empty()) {
+    state.nodes = cluster->nodes;
+    state.classes = cluster->classes;
+    state.taint_rules = cluster->taint_rules;
+    state.templates = cluster->templates;
+  }
   scheduler::Scheduler sched(std::move(*cluster), sched_options);
   double load_seconds = SecondsSince(load_start);
 
@@ -160,6 +215,12 @@ int Run(const SimulateFlags& flags) {
   if (flags.prepare) {
     prepared = std::make_unique<scheduler::PrepareReport>(
         PrepareNodes(sched, slices, flags.prepare_timeout));
+  }
+
+  if (!flags.write_snapshot.empty()) {
+    if (int rc = WriteFinalState(sched, slices, std::move(state), flags.write_snapshot); rc != 0) {
+      return rc;
+    }
   }
 
   scheduler::SimulationReport report;
@@ -213,6 +274,9 @@ void AddSimulateCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--prepare", flags->prepare,
                 "After scheduling, prepare each node's claims with the example driver over its "
                 "gRPC sockets, as the kubelet does, and report each container's CDI devices");
+  cmd->add_option("--write-snapshot", flags->write_snapshot,
+                  "Also write the state the simulation ends in as a snapshot directory "
+                  "(docs/SNAPSHOT.md) that dra explain, get and simulate read");
   cmd->add_option("--prepare-timeout", flags->prepare_timeout,
                   "Seconds the kubelet calls of one node may take with --prepare")
       ->check(CLI::Range(1, 3600));

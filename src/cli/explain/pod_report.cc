@@ -317,14 +317,22 @@ Result<PodReport> BuildPodReport(const scheduler::PodVerdict& v, const ReportCon
 
   std::string summary;
   switch (v.verdict) {
-    case scheduler::Verdict::kScheduled:
+    case scheduler::Verdict::kScheduled: {
       summary = "bound to " + v.node;
+      auto own = std::find_if(v.nodes.begin(), v.nodes.end(),
+                              [&](const scheduler::NodeVerdict& n) { return n.node == v.node; });
+      if (own != v.nodes.end() && own->feasible) {
+        summary += ", one of " + Plural(feasible.size(), "node") + " that fit it";
+      } else if (own != v.nodes.end()) {
+        summary += ", which would not fit it now (" + Join(own->reasons, ", ") + ")";
+      }
       if (!v.allocations.empty()) {
         summary +=
-            "; the allocator gave each request the first devices, in pool and slice order, "
-            "that its class and selectors accept and no other claim holds";
+            "; the allocator gives each request the first devices, in pool and slice order, "
+            "that its class and selectors accept and that are free when it is scheduled";
       }
       break;
+    }
     case scheduler::Verdict::kSchedulable:
       summary = "fits now on " + Plural(feasible.size(), "node") + " (" + NameList(feasible, 3) +
                 "); kube-scheduler would pick " + v.node;
