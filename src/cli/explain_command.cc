@@ -284,11 +284,12 @@ int Run(const ExplainFlags& flags) {
   options.features = allocator::Features::FromGates(loaded->gates);
   options.seed = flags.seed;
   options.now = loaded->now;
-  // Deliberately not destroyed: the process exits right after, and freeing a
-  // large cluster (20,000 pods and claims) object by object costs a quarter
-  // of a second.
-  auto* sched_ptr = new scheduler::Scheduler(std::move(loaded->cluster), options);
-  scheduler::Scheduler& sched = *sched_ptr;
+  // Deliberately never destroyed (held by a static pointer, so it stays
+  // reachable): the process exits right after, and freeing a large cluster
+  // (20,000 pods and claims) object by object costs a quarter of a second.
+  static scheduler::Scheduler* kept = nullptr;
+  kept = new scheduler::Scheduler(std::move(loaded->cluster), options);
+  scheduler::Scheduler& sched = *kept;
   if (flags.kind.starts_with("p")) {
     if (flags.name.empty()) {
       return ExplainAllPods(sched, ctx, ns, flags.all_namespaces, flags.output);

@@ -5,7 +5,6 @@
 #include <utility>
 #include <variant>
 
-#include "dra/json/value.h"
 #include "dra/testing/scenario_generator.h"
 #include "testing/rng.h"
 
@@ -131,23 +130,11 @@ ClusterWorkload GenerateClusterWorkload(const ClusterWorkloadParams& params) {
 }
 
 Result<std::string> ClusterWorkloadYaml(const ClusterWorkload& workload) {
-  std::string out = "# dra-gen: cluster workload seed=" + std::to_string(workload.params.seed) +
-                    " nodes=" + std::to_string(workload.params.nodes) +
-                    " pods=" + std::to_string(workload.params.pods) + "\n";
-  bool first = true;
-  for (const api::Object& o : workload.objects) {
-    Result<std::string> encoded = api::EncodeObject(o, api::ApiVersion::kV1);
-    if (!encoded.ok()) {
-      return Error{std::string(api::KindOf(o)) + " " + api::MetaOf(o).name + ": " +
-                   encoded.error()};
-    }
-    Result<json::Value> tree = json::ParseJson(*encoded);
-    if (!tree.ok()) return Error{"encoded object does not parse: " + tree.error()};
-    if (!first) out += "---\n";
-    first = false;
-    out += json::ToYaml(*tree);
-  }
-  return out;
+  Result<std::string> objects = ObjectsYaml(workload.objects);
+  if (!objects.ok()) return objects;
+  return "# dra-gen: cluster workload seed=" + std::to_string(workload.params.seed) +
+         " nodes=" + std::to_string(workload.params.nodes) +
+         " pods=" + std::to_string(workload.params.pods) + "\n" + *objects;
 }
 
 }  // namespace dra::testing

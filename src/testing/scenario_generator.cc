@@ -739,12 +739,10 @@ allocator::Scenario ToAllocatorScenario(const GeneratedScenario& scenario) {
   return s;
 }
 
-Result<std::string> ManifestYaml(const GeneratedScenario& scenario) {
-  std::string out = "# dra-gen: seed=" + std::to_string(scenario.params.seed) + "\n";
-  out += "# dra-gen: node=" + scenario.node + "\n";
-  out += "# dra-gen: feature-gates=" + scenario.feature_gates + "\n";
+Result<std::string> ObjectsYaml(const std::vector<api::Object>& objects) {
+  std::string out;
   bool first = true;
-  for (const api::Object& o : scenario.objects) {
+  for (const api::Object& o : objects) {
     Result<std::string> encoded = api::EncodeObject(o, api::ApiVersion::kV1);
     if (!encoded.ok())
       return Error{std::string(api::KindOf(o)) + " " + api::MetaOf(o).name + ": " +
@@ -756,6 +754,14 @@ Result<std::string> ManifestYaml(const GeneratedScenario& scenario) {
     out += json::ToYaml(*tree);
   }
   return out;
+}
+
+Result<std::string> ManifestYaml(const GeneratedScenario& scenario) {
+  Result<std::string> objects = ObjectsYaml(scenario.objects);
+  if (!objects.ok()) return objects;
+  return "# dra-gen: seed=" + std::to_string(scenario.params.seed) +
+         "\n# dra-gen: node=" + scenario.node +
+         "\n# dra-gen: feature-gates=" + scenario.feature_gates + "\n" + *objects;
 }
 
 }  // namespace dra::testing

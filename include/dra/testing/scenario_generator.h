@@ -94,6 +94,10 @@ GeneratedScenario GenerateScenario(const GeneratorParams& params);
 // scenario's gates (no YAML round trip).
 allocator::Scenario ToAllocatorScenario(const GeneratedScenario& scenario);
 
+// Objects as a multi-document YAML manifest in resource.k8s.io/v1 (core
+// kinds in core/v1).
+Result<std::string> ObjectsYaml(const std::vector<api::Object>& objects);
+
 // A multi-document YAML manifest of the objects in resource.k8s.io/v1 (Nodes
 // in core/v1), preceded by comment lines "# dra-gen: <key>=<value>" for seed,
 // node and feature-gates that the differential test reads back.
