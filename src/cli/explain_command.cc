@@ -232,16 +232,16 @@ int ExplainAllPods(scheduler::Scheduler& sched, explain::ReportContext& ctx, con
   json::Value items = json::Value::Array();
   std::string text;
   for (const auto& [pod_ns, name] : names) {
-    explain::ReportContext pod_ctx = ctx;
+    ctx.cluster_condition.reset();
     for (const api::PodCondition& c : sched.FindPod(pod_ns, name)->pod.status.conditions) {
-      if (c.type == "PodScheduled") pod_ctx.cluster_condition = c;
+      if (c.type == "PodScheduled") ctx.cluster_condition = c;
     }
     Result<scheduler::PodVerdict> verdict = sched.ExplainPod(pod_ns, name);
     if (!verdict.ok()) {
       std::cerr << "error: " << verdict.error() << "\n";
       return 1;
     }
-    Result<explain::PodReport> report = explain::BuildPodReport(*verdict, pod_ctx);
+    Result<explain::PodReport> report = explain::BuildPodReport(*verdict, ctx);
     if (!report.ok()) {
       std::cerr << "error: " << report.error() << "\n";
       return 1;

@@ -166,7 +166,9 @@ class Scheduler {
   // at percentageOfNodesToScore), each DRA rejection explained.
   // Nothing is bound, allocated or deallocated, but the pod's template
   // claims are created as the resource-claim controller would. Fails for an
-  // unknown pod ("pods \"NAME\" not found") or one that has finished.
+  // unknown pod ("pods \"NAME\" not found") or one that has finished. Like
+  // every other member it must not run concurrently with another call on
+  // the same Scheduler; the verdict owns its data.
   Result<PodVerdict> ExplainPod(const std::string& namespace_, const std::string& name);
 
   // The device taint eviction controller at time `now`: evicts (marks Failed,
