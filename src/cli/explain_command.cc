@@ -112,10 +112,13 @@ bool PodUsesClaim(const api::Pod& pod, const std::string& claim) {
   return false;
 }
 
-int ExplainPodNamed(scheduler::Scheduler& sched, explain::ReportContext& ctx, const std::string& ns,
-                    const std::string& name, const std::string& output,
-                    const std::string& claim_key) {
+// One pod's report, with the PodScheduled condition the cluster recorded.
+// Errors are printed; nullopt then.
+std::optional<explain::PodReport> ReportFor(scheduler::Scheduler& sched,
+                                            explain::ReportContext& ctx, const std::string& ns,
+                                            const std::string& name) {
   const scheduler::PodRecord* rec = sched.FindPod(ns, name);
+  ctx.cluster_condition.reset();
   if (rec != nullptr) {
     for (const api::PodCondition& c : rec->pod.status.conditions) {
       if (c.type == "PodScheduled") ctx.cluster_condition = c;
@@ -123,16 +126,27 @@ int ExplainPodNamed(scheduler::Scheduler& sched, explain::ReportContext& ctx, co
   }
   Result<scheduler::PodVerdict> verdict = sched.ExplainPod(ns, name);
   if (!verdict.ok()) {
-    if (rec == nullptr) return NotFound("pods", name);
-    std::cerr << "error: " << verdict.error() << "\n";
-    return 1;
+    if (rec == nullptr) {
+      NotFound("pods", name);
+    } else {
+      std::cerr << "error: " << verdict.error() << "\n";
+    }
+    return std::nullopt;
   }
-  explain::CollectHolders(sched, ctx);
   Result<explain::PodReport> report = explain::BuildPodReport(*verdict, ctx);
   if (!report.ok()) {
     std::cerr << "error: " << report.error() << "\n";
-    return 1;
+    return std::nullopt;
   }
+  return std::move(report).value();
+}
+
+int ExplainPodNamed(scheduler::Scheduler& sched, explain::ReportContext& ctx, const std::string& ns,
+                    const std::string& name, const std::string& output,
+                    const std::string& claim_key) {
+  explain::CollectHolders(sched, ctx);
+  std::optional<explain::PodReport> report = ReportFor(sched, ctx, ns, name);
+  if (!report) return 1;
   if (!claim_key.empty()) {
     report->json.members.insert(report->json.members.begin(),
                                 {"claim", json::Value::String(claim_key), {}});
@@ -232,20 +246,8 @@ int ExplainAllPods(scheduler::Scheduler& sched, explain::ReportContext& ctx, con
   json::Value items = json::Value::Array();
   std::string text;
   for (const auto& [pod_ns, name] : names) {
-    ctx.cluster_condition.reset();
-    for (const api::PodCondition& c : sched.FindPod(pod_ns, name)->pod.status.conditions) {
-      if (c.type == "PodScheduled") ctx.cluster_condition = c;
-    }
-    Result<scheduler::PodVerdict> verdict = sched.ExplainPod(pod_ns, name);
-    if (!verdict.ok()) {
-      std::cerr << "error: " << verdict.error() << "\n";
-      return 1;
-    }
-    Result<explain::PodReport> report = explain::BuildPodReport(*verdict, ctx);
-    if (!report.ok()) {
-      std::cerr << "error: " << report.error() << "\n";
-      return 1;
-    }
+    std::optional<explain::PodReport> report = ReportFor(sched, ctx, pod_ns, name);
+    if (!report) return 1;
     items.items.push_back(std::move(report->json));
     text += (text.empty() ? "" : "\n") + report->text;
   }

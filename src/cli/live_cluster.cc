@@ -21,52 +21,50 @@ kube::ApiResult<std::vector<T>> ListAll(kube::TypedClient client) {
 
 }  // namespace
 
-Result<LiveCluster> LoadLiveCluster(const kube::ConfigFlags& flags) {
+Result<LiveReader> ConnectLiveReader(const kube::ConfigFlags& flags) {
   Result<kube::RestConfig> config = kube::LoadRestConfig(flags, kube::Environment::FromProcess());
   if (!config.ok()) return Error{config.error()};
-  // A one-shot reader: kubectl's own client limits (50/300) suit eight
-  // parallel lists better than the 5/10 meant for controllers.
   config->qps = 50;
   config->burst = 300;
-  LiveCluster out;
-  out.namespace_ = config->namespace_.empty() ? "default" : config->namespace_;
-  out.server = config->server;
   Result<std::shared_ptr<kube::Client>> client = kube::Client::New(*config);
   if (!client.ok()) return Error{"error: " + client.error()};
   kube::ApiResult<kube::TypedClient> typed = kube::TypedClient::New(*client);
   if (!typed.ok()) return Error{kube::KubectlErrorText(typed.error())};
+  return LiveReader{std::move(typed).value(), config->namespace_, config->server};
+}
 
-  auto nodes = std::async(std::launch::async, ListAll<api::Node>, *typed);
-  auto pods = std::async(std::launch::async, ListAll<api::Pod>, *typed);
-  auto claims = std::async(std::launch::async, ListAll<api::ResourceClaim>, *typed);
-  auto templates = std::async(std::launch::async, ListAll<api::ResourceClaimTemplate>, *typed);
-  auto classes = std::async(std::launch::async, ListAll<api::DeviceClass>, *typed);
-  auto slices = std::async(std::launch::async, ListAll<api::ResourceSlice>, *typed);
-  auto rules = std::async(std::launch::async, ListAll<api::DeviceTaintRule>, *typed);
-  auto namespaces = std::async(std::launch::async, ListAll<api::Namespace>, *typed);
+void ListOutcomes::Add(const std::string& error) {
+  if (errors_.find(error) == std::string::npos) errors_ += (errors_.empty() ? "" : "\n") + error;
+}
 
-  std::string errors;
-  auto take = [&errors](auto& future, auto& into, bool optional_kind) {
-    auto r = future.get();
-    if (r.ok()) {
-      into = std::move(r).value();
-      return;
-    }
-    // DeviceTaintRules are not served by every version (v1beta1) or cluster.
-    if (optional_kind && r.error().IsNotFound()) return;
-    std::string e = kube::KubectlErrorText(r.error());
-    if (errors.find(e) == std::string::npos) errors += (errors.empty() ? "" : "\n") + e;
-  };
+Result<LiveCluster> LoadLiveCluster(const kube::ConfigFlags& flags) {
+  Result<LiveReader> reader = ConnectLiveReader(flags);
+  if (!reader.ok()) return Error{reader.error()};
+  LiveCluster out;
+  out.namespace_ = reader->namespace_.empty() ? "default" : reader->namespace_;
+  out.server = reader->server;
+  const kube::TypedClient& typed = reader->client;
+
+  auto nodes = std::async(std::launch::async, ListAll<api::Node>, typed);
+  auto pods = std::async(std::launch::async, ListAll<api::Pod>, typed);
+  auto claims = std::async(std::launch::async, ListAll<api::ResourceClaim>, typed);
+  auto templates = std::async(std::launch::async, ListAll<api::ResourceClaimTemplate>, typed);
+  auto classes = std::async(std::launch::async, ListAll<api::DeviceClass>, typed);
+  auto slices = std::async(std::launch::async, ListAll<api::ResourceSlice>, typed);
+  auto rules = std::async(std::launch::async, ListAll<api::DeviceTaintRule>, typed);
+  auto namespaces = std::async(std::launch::async, ListAll<api::Namespace>, typed);
+
+  ListOutcomes lists;
   scheduler::Cluster& c = out.cluster;
-  take(nodes, c.nodes, false);
-  take(pods, c.pods, false);
-  take(claims, c.claims, false);
-  take(templates, c.templates, false);
-  take(classes, c.classes, false);
-  take(slices, c.slices, false);
-  take(rules, c.taint_rules, true);
-  take(namespaces, out.namespaces, false);
-  if (!errors.empty()) return Error{errors};
+  lists.Take(nodes.get(), c.nodes, false);
+  lists.Take(pods.get(), c.pods, false);
+  lists.Take(claims.get(), c.claims, false);
+  lists.Take(templates.get(), c.templates, false);
+  lists.Take(classes.get(), c.classes, false);
+  lists.Take(slices.get(), c.slices, false);
+  lists.Take(rules.get(), c.taint_rules, true);
+  lists.Take(namespaces.get(), out.namespaces, false);
+  if (!lists.ok()) return Error{lists.errors()};
   return out;
 }
 

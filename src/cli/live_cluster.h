@@ -4,14 +4,52 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dra/api/core.h"
+#include "dra/kube/api_error.h"
 #include "dra/kube/kubeconfig.h"
+#include "dra/kube/resource_client.h"
 #include "dra/scheduler/cluster.h"
 #include "dra/util/result.h"
 
 namespace dra::cli {
+
+// A client for reading a live cluster once, configured as kubectl is
+// (kubeconfig, context, -n, ...), with kubectl's own client limits (qps 50,
+// burst 300: several lists side by side, unlike the 5/10 meant for
+// controllers). Copies of `client` share one connection.
+struct LiveReader {
+  kube::TypedClient client;
+  std::string namespace_;  // the context's namespace, or -n
+  std::string server;
+};
+
+// The error is printable as is, in kubectl's words.
+Result<LiveReader> ConnectLiveReader(const kube::ConfigFlags& flags);
+
+// Gathers the outcomes of lists run side by side: a list that succeeded is
+// moved into place; failures are kept once each, in kubectl's words. A kind
+// the server does not serve (404) is an empty list when `optional_kind`
+// (DeviceTaintRules: not in v1beta1, nor on every cluster).
+class ListOutcomes {
+ public:
+  template <class T>
+  void Take(kube::ApiResult<std::vector<T>> result, std::vector<T>& into, bool optional_kind) {
+    if (result.ok()) {
+      into = std::move(result).value();
+    } else if (!(optional_kind && result.error().IsNotFound())) {
+      Add(kube::KubectlErrorText(result.error()));
+    }
+  }
+  bool ok() const { return errors_.empty(); }
+  const std::string& errors() const { return errors_; }
+
+ private:
+  void Add(const std::string& error);
+  std::string errors_;  // one per line
+};
 
 struct LiveCluster {
   // Nodes, Pods, ResourceClaims, ResourceClaimTemplates, DeviceClasses,

@@ -104,8 +104,9 @@ scheduler::PrepareReport PrepareNodes(const scheduler::Scheduler& sched,
 // a live cluster's: bound pods with their node, Pending ones with a
 // PodScheduled condition carrying the scheduler's message, every claim.
 int WriteFinalState(const scheduler::Scheduler& sched, std::vector<api::ResourceSlice> slices,
-                    SnapshotObjects state, const std::string& dir) {
+                    scheduler::Cluster state, const std::string& dir) {
   state.slices = std::move(slices);
+  std::vector<api::Namespace> namespace_objects;
   std::set<std::string> namespaces;
   for (const scheduler::PodRecord& p : sched.pods()) {
     if (p.deleted || p.state == scheduler::PodState::kSucceeded ||
@@ -133,9 +134,9 @@ int WriteFinalState(const scheduler::Scheduler& sched, std::vector<api::Resource
     api::Namespace n;
     n.type = {"Namespace", "v1"};
     n.metadata.name = ns;
-    state.namespaces.push_back(std::move(n));
+    namespace_objects.push_back(std::move(n));
   }
-  Result<std::string> written = WriteSnapshot(dir, state);
+  Result<std::string> written = WriteSnapshot(dir, state, namespace_objects);
   if (!written.ok()) {
     std::cerr << "error: " << written.error() << "\n";
     return 1;
@@ -182,7 +183,7 @@ int Run(const SimulateFlags& flags) {
   sched_options.now = options.decode.now;
   std::vector<api::ResourceSlice> slices = cluster->slices;
   // The scheduler keeps neither nodes' allocatable nor the templates.
-  SnapshotObjects state;
+  scheduler::Cluster state;
   if (!flags.write_snapshot.empty()) {
     state.nodes = cluster->nodes;
     state.classes = cluster->classes;

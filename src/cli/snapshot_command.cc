@@ -28,11 +28,7 @@ int Run(const SnapshotFlags& flags) {
   std::erase_if(c.pods, [](const api::Pod& p) {
     return p.status.phase == "Succeeded" || p.status.phase == "Failed";
   });
-  SnapshotObjects objects{std::move(live->namespaces), std::move(c.nodes),
-                          std::move(c.classes),        std::move(c.slices),
-                          std::move(c.taint_rules),    std::move(c.templates),
-                          std::move(c.claims),         std::move(c.pods)};
-  Result<std::string> written = WriteSnapshot(flags.dir, objects);
+  Result<std::string> written = WriteSnapshot(flags.dir, c, live->namespaces);
   if (!written.ok()) {
     std::cerr << "error: " << written.error() << "\n";
     return 1;

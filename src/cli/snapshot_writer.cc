@@ -52,7 +52,8 @@ Status WriteFile(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-Result<std::string> WriteSnapshot(const std::string& dir, const SnapshotObjects& o) {
+Result<std::string> WriteSnapshot(const std::string& dir, const scheduler::Cluster& o,
+                                  const std::vector<api::Namespace>& namespaces) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
@@ -65,7 +66,7 @@ Result<std::string> WriteSnapshot(const std::string& dir, const SnapshotObjects&
     std::size_t count;
   };
   std::vector<File> files;
-  files.push_back({"namespaces.json", ListJson(o.namespaces), o.namespaces.size()});
+  files.push_back({"namespaces.json", ListJson(namespaces), namespaces.size()});
   files.push_back({"nodes.json", ListJson(o.nodes), o.nodes.size()});
   files.push_back({"deviceclasses.json", ListJson(o.classes), o.classes.size()});
   files.push_back({"resourceslices.json", ListJson(o.slices), o.slices.size()});

@@ -8,25 +8,17 @@
 #include <vector>
 
 #include "dra/api/core.h"
-#include "dra/api/resource.h"
+#include "dra/scheduler/cluster.h"
 #include "dra/util/result.h"
 
 namespace dra::cli {
 
-struct SnapshotObjects {
-  std::vector<api::Namespace> namespaces;
-  std::vector<api::Node> nodes;
-  std::vector<api::DeviceClass> classes;
-  std::vector<api::ResourceSlice> slices;
-  std::vector<api::DeviceTaintRule> taint_rules;
-  std::vector<api::ResourceClaimTemplate> templates;
-  std::vector<api::ResourceClaim> claims;
-  std::vector<api::Pod> pods;
-};
-
 // Creates `dir` if needed and writes one file per kind, each through a
 // temporary file and a rename. Returns "N namespaces, N nodes, ..." on
 // success; the error names the file.
-Result<std::string> WriteSnapshot(const std::string& dir, const SnapshotObjects& objects);
+// Writes the cluster's nodes, classes, slices, taint rules, templates, claims
+// and pods (duplicates and warnings are not part of a snapshot).
+Result<std::string> WriteSnapshot(const std::string& dir, const scheduler::Cluster& cluster,
+                                  const std::vector<api::Namespace>& namespaces);
 
 }  // namespace dra::cli

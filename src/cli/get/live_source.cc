@@ -7,10 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "cli/live_cluster.h"
 #include "dra/kube/api_error.h"
-#include "dra/kube/client.h"
-#include "dra/kube/kubeconfig.h"
-#include "dra/kube/resource_client.h"
 
 namespace dra::cli::get {
 namespace {
@@ -37,45 +35,27 @@ Result<ClusterObjects> LoadLiveObjects(const LiveSourceOptions& options) {
   flags.server = Flag(options.server);
   flags.token = Flag(options.token);
   flags.request_timeout = Flag(options.request_timeout);
-  Result<kube::RestConfig> config = kube::LoadRestConfig(flags, kube::Environment::FromProcess());
-  if (!config.ok()) return Error{config.error()};
-  std::string ns = options.all_namespaces ? std::string() : config->namespace_;
-  // `dra get` reads; kubectl's discovery limits (50/300) suit a handful of
-  // parallel lists better than the 5/10 meant for controllers.
-  config->qps = 50;
-  config->burst = 300;
-  Result<std::shared_ptr<kube::Client>> client = kube::Client::New(*config);
-  if (!client.ok()) return Error{"error: " + client.error()};
-  kube::ApiResult<kube::TypedClient> typed = kube::TypedClient::New(*client);
-  if (!typed.ok()) return Error{kube::KubectlErrorText(typed.error())};
+  Result<LiveReader> reader = ConnectLiveReader(flags);
+  if (!reader.ok()) return Error{reader.error()};
+  const std::string ns = options.all_namespaces ? std::string() : reader->namespace_;
+  kube::TypedClient& typed = reader->client;
 
   // One list per kind, in parallel; each TypedClient copy shares the Client.
-  auto slices = std::async(std::launch::async, ListKind<api::ResourceSlice>, *typed, "");
-  auto claims = std::async(std::launch::async, ListKind<api::ResourceClaim>, *typed, ns);
-  auto classes = std::async(std::launch::async, ListKind<api::DeviceClass>, *typed, "");
-  auto rules = std::async(std::launch::async, ListKind<api::DeviceTaintRule>, *typed, "");
+  auto slices = std::async(std::launch::async, ListKind<api::ResourceSlice>, typed, "");
+  auto claims = std::async(std::launch::async, ListKind<api::ResourceClaim>, typed, ns);
+  auto classes = std::async(std::launch::async, ListKind<api::DeviceClass>, typed, "");
+  auto rules = std::async(std::launch::async, ListKind<api::DeviceTaintRule>, typed, "");
 
   ClusterObjects out;
-  auto take = [](auto& future, auto& into, bool optional_kind) -> std::optional<std::string> {
-    auto r = future.get();
-    if (!r.ok()) {
-      // DeviceTaintRules are not served by every version (v1beta1) or
-      // cluster: none then.
-      if (optional_kind && r.error().IsNotFound()) return std::nullopt;
-      return kube::KubectlErrorText(r.error());
-    }
-    into = std::move(r).value();
-    return std::nullopt;
-  };
-  std::string errors;
-  for (auto e : {take(slices, out.slices, false), take(claims, out.claims, false),
-                 take(classes, out.classes, false), take(rules, out.taint_rules, true)}) {
-    if (e && errors.find(*e) == std::string::npos) errors += (errors.empty() ? "" : "\n") + *e;
-  }
-  if (!errors.empty()) return Error{errors};
+  ListOutcomes lists;
+  lists.Take(slices.get(), out.slices, false);
+  lists.Take(claims.get(), out.claims, false);
+  lists.Take(classes.get(), out.classes, false);
+  lists.Take(rules.get(), out.taint_rules, true);
+  if (!lists.ok()) return Error{lists.errors()};
   if (!options.with_node.empty()) {
     // A missing node is not an error: devices then match by name alone.
-    auto node = typed->Get<api::Node>("", options.with_node);
+    auto node = typed.Get<api::Node>("", options.with_node);
     if (node.ok()) {
       out.nodes.push_back(std::move(node).value());
     } else if (!node.error().IsNotFound()) {
