@@ -2,8 +2,8 @@
 
 namespace dra::allocator {
 
-// How the scheduler turns allocated claims into the allocator's state (spec
-// 1.1): admin-access results never block; with consumable capacity, results
+// How the scheduler turns allocated claims into the allocator's state:
+// admin-access results never block; with consumable capacity, results
 // carrying a shareID are shares, everything else is exclusive.
 void AllocatedState::Impl::Apply(const api::AllocationResult& allocation, bool add) {
   const bool shares = inventory->features().consumable_capacity;

@@ -1,7 +1,8 @@
 // What claims in use hold, per device of an Inventory (upstream's "allocated
-// state", spec 1.1): exclusive allocations, shares of multi-allocatable
-// devices, and the capacity those shares consume. Counts rather than flags,
-// so that removing one claim's allocation leaves the others' in place.
+// state", structured/internal/allocatedstate.go): exclusive allocations,
+// shares of multi-allocatable devices, and the capacity those shares consume.
+// Counts rather than flags, so that removing one claim's allocation leaves the
+// others' in place.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,7 @@ struct AllocatedState::Impl {
 
   // Exclusively allocated: unavailable to everything but admin access.
   bool allocated(Index d) const { return exclusive[d] > 0; }
-  // Any allocation at all: such devices reduce the available counters (10.2).
+  // Any allocation at all: such devices reduce the available counters of their pool.
   bool in_use(Index d) const { return exclusive[d] > 0 || capacity_in_use(d); }
   // A share exists: a further share does not pay the device's counters again.
   bool capacity_in_use(Index d) const { return shared[d] > 0 || aggregated.count(d) > 0; }

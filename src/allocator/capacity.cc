@@ -110,7 +110,7 @@ Result<api::Quantity> RoundUpToStep(const api::Quantity& requested,
 // Go's %q of a capacity name (names are ASCII identifiers).
 std::string Quoted(const std::string& name) { return "\"" + name + "\""; }
 
-// What one pick consumes of every capacity of the device (spec 11.1).
+// What one pick consumes of every capacity of the device, requested or not.
 Result<CapacityMap> ConsumptionOfAll(DeviceCapacities device, const CapacityMap* requests,
                                      bool fractional) {
   CapacityMap out;

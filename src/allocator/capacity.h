@@ -1,4 +1,4 @@
-// Consumable capacity of devices (spec 11): what one pick of a device
+// Consumable capacity of devices (KEP-5075): what one pick of a device
 // consumes of each capacity under its request policy, and whether that fits
 // next to what earlier allocations and picks of this call consumed.
 #pragma once
@@ -27,8 +27,8 @@ struct NamedCapacity {
 // A device's capacities in name order.
 using DeviceCapacities = std::span<const NamedCapacity* const>;
 
-// Spec 11.1: the policy default or the whole value when nothing is requested;
-// otherwise the request rounded up by the policy's range or valid values.
+// One pick's consumption of a capacity: the policy default, or the whole value, when nothing
+// is requested; otherwise the request rounded up by the policy's range or valid values.
 // With `fractional` (DRAFractionalCapacityRange), range steps are computed in
 // thousandths when every bound of the range is a multiple of 0.001.
 // Errors (upstream's texts) when a rounded value does not fit the int64
@@ -36,7 +36,9 @@ using DeviceCapacities = std::span<const NamedCapacity* const>;
 Result<api::Quantity> Consumption(const api::DeviceCapacity& capacity,
                                   const api::Quantity* requested, bool fractional);
 
-// Spec 11.2. `requests` may be null (no capacity requests); `aggregated`
+// Whether one more pick fits: the device has every requested capacity, and each consumption
+// obeys the capacity's policy and, with what is already consumed, stays within the value.
+// `requests` may be null (no capacity requests); `aggregated`
 // (earlier allocations) and `picking` (this call) may be null (nothing used).
 // Errors: a consumption that cannot be computed, or a negative one
 // ("capacity \"<name>\": ...").

@@ -148,8 +148,8 @@ class Planner {
     return e;
   }
 
-  // Every selectable device of every usable pool, in scan order (spec 4.4);
-  // an incomplete or invalid pool makes "all" unknowable.
+  // Every selectable device of every usable pool, in scan order; an incomplete
+  // or invalid pool makes "all" unknowable.
   Status EnumerateAll(const std::string& claim, const std::string& prefix, Entry& e) {
     // Pools in search order; a pool's devices occupy consecutive slots.
     Index slot = 0;
@@ -167,8 +167,8 @@ class Planner {
         Index d = scan_.devices[slot];
         Result<bool> ok = selection_.Selectable(e, claim, slot);
         if (!ok.ok()) return Error{ok.error()};
-        // Devices whose capacity cannot serve the entry are left out
-        // (spec 4.4). Capacity is checked against the device alone here; what
+        // Devices whose capacity cannot serve the entry are left out of the
+        // list. Capacity is checked against the device alone here; what
         // claims in use and earlier picks consume is checked when the device is
         // picked.
         if (!*ok) continue;

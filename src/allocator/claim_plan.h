@@ -1,4 +1,4 @@
-// Claims checked and prepared before the search (spec 3): one Entry per
+// Claims checked and prepared before the search: one Entry per
 // request, or per subrequest of a firstAvailable request, with its class,
 // device count and, for allocationMode All, the devices enumerated up front.
 #pragma once
@@ -48,7 +48,8 @@ struct ClaimPlan {
   std::vector<ConstraintPlan> constraints;
 };
 
-// The devices of usable pools in the order the search scans them (spec 2.5).
+// The devices of usable pools in the order the search scans them: pools in GatheredPools
+// order, each pool's targeting slices in order, each slice's devices as listed.
 // Per-call search state is indexed by "slot", the position in this order, so
 // that its size follows the node's devices, not the cluster's.
 struct Scan {
@@ -57,7 +58,8 @@ struct Scan {
 };
 Scan ScanOrder(const Inventory& inventory, const GatheredPools& pools);
 
-// Errors use upstream's wording (spec 3.1-3.3).
+// Errors use upstream's wording; as upstream, the first problem found wins (claims in input
+// order, each claim's requests before its claim-level checks).
 Result<std::vector<ClaimPlan>> PlanClaims(const Inventory& inventory, const GatheredPools& pools,
                                           const Scan& scan,
                                           std::span<const api::ResourceClaim> claims,

@@ -1,11 +1,11 @@
-// Claim constraints (spec 7): matchAttribute (all devices in scope share a
+// Claim constraints: matchAttribute (all devices in scope share a
 // value) and distinctAttribute (devices in scope have different values), with
 // scalar semantics, or set semantics for list-type attributes when
 // DRAListTypeAttributes is on. Every accepted device is remembered in a
 // stack, so removing the last one restores exactly the state before it was
-// added: the running intersection widens again (not so in upstream's older
-// snapshot, spec 17.5) and distinct values are compared with every device in
-// scope (not only the last per request, 17.6).
+// added: the running intersection widens again (older upstream allocators
+// kept it narrowed) and distinct values are compared with every device in
+// scope (older upstream allocators compared only the last device of each request).
 #pragma once
 
 #include <span>
@@ -18,8 +18,8 @@
 
 namespace dra::allocator {
 
-// An attribute as a typed set (spec 7.3): type 0 when it has no value of a
-// known type; elements sorted and unique, as text.
+// An attribute as a typed set, for the set semantics of DRAListTypeAttributes: type 0 when it
+// has no value of a known type; elements sorted and unique, as text.
 struct AttributeSet {
   int type = 0;
   std::vector<std::string> elements;

@@ -30,7 +30,7 @@ bool WithinLimits(const CounterSets& available, const CounterSets& consumed) {
 
 }  // namespace
 
-// Counter sets minus what devices in use consume (spec 10.2); may go negative.
+// Counter sets minus what the pool's devices in use consume; may go negative.
 const CounterSets& CounterLedger::Available(const Pool& pool) {
   auto it = available_.find(pool.pool);
   if (it != available_.end()) return it->second;

@@ -1,7 +1,7 @@
-// Shared counters of partitionable devices (spec 10): what devices in use
+// Shared counters of partitionable devices (KEP-4815): what devices in use
 // left available, and what picks of the current call consume. Keyed by pool
-// (driver and name), not by pool name alone as upstream's older snapshot did
-// (spec 17.1), and built per call, so nothing leaks between calls.
+// (driver and name), not by pool name alone as upstream did before
+// kubernetes/kubernetes#140435, and built per call, so nothing leaks between calls.
 #pragma once
 
 #include <unordered_map>
@@ -17,7 +17,8 @@ class CounterLedger {
       : inventory_(inventory), in_use_(in_use) {}
 
   // Adds the device's consumption; when any counter of the pool would be
-  // overdrawn, takes it back and returns false (spec 10.3).
+  // overdrawn, even one the device does not use (an over-committed pool blocks
+  // every counter-consuming device), takes it back and returns false.
   bool TryConsume(const Pool& pool, const api::List<api::DeviceCounterConsumption>& device);
   void Release(const Pool& pool, const api::List<api::DeviceCounterConsumption>& device);
 

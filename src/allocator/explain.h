@@ -1,6 +1,7 @@
 // Explaining an unschedulable outcome: each request entry's devices run
-// through the filters one stage at a time (spec 6.1, 5.1 in isolation), so
-// that the report says how many devices each stage removed.
+// through the filters one stage at a time (selection, then each admission
+// check in isolation), so that the report says how many devices each stage
+// removed.
 #pragma once
 
 #include <span>

@@ -22,7 +22,7 @@ std::string PoolKey(std::string_view driver, std::string_view pool) {
 }
 
 // The scheduler's slice tracker appends each rule's taint to the devices it
-// selects; unset selector fields are wildcards (spec 12.3).
+// selects; unset selector fields (driver, pool, device) are wildcards.
 void ApplyTaintRules(const std::vector<api::DeviceTaintRule>& rules,
                      std::vector<api::ResourceSlice>& slices) {
   for (const api::DeviceTaintRule& rule : rules) {

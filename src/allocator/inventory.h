@@ -26,8 +26,8 @@ namespace dra::allocator {
 using Index = std::uint32_t;
 inline constexpr Index kNoIndex = ~Index{0};
 
-// Upstream ships three implementations and uses the first whose supported
-// features include every enabled one (spec 15.2).
+// Upstream ships three implementations (structured/internal/{stable,incubating,experimental})
+// and uses the first, in that order, whose supported features include every enabled one.
 enum class Variant : std::uint8_t { kStable, kIncubating, kExperimental };
 Variant ChooseVariant(const Features& features);
 

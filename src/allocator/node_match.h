@@ -1,5 +1,6 @@
 // Whether a slice or device is usable from a node: nodeName / allNodes /
-// nodeSelector with core/v1 required-node-affinity semantics (spec 2.6).
+// nodeSelector with core/v1 required-node-affinity semantics (k8s.io/component-helpers
+// scheduling/corev1/nodeaffinity).
 #pragma once
 
 #include <optional>

@@ -35,7 +35,9 @@ Result<bool> SliceRelevant(const Inventory& inv, Index slice, const api::Node& n
   return false;
 }
 
-// Validation of a complete pool (spec 2.4 step 4); empty when valid.
+// Validation of a complete pool: device names unique across the slices that target the node
+// and, with partitionable devices, unique counter-set names and every consumesCounters entry
+// naming an existing counter set and counters of the pool. The reason, empty when valid.
 std::string Validate(const Inventory& inv, Pool& pool, const std::vector<Index>& counter_slices) {
   std::set<std::string_view> names;
   for (Index s : pool.slices) {
@@ -100,7 +102,7 @@ Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>&
   }
   pool.invalid_reason = Validate(inv, pool, counter_slices);
   pool.invalid = !pool.invalid_reason.empty();
-  // Invalid pools are ordered with the ordinary ones (spec 2.5).
+  // Invalid pools sort with the pools without binding conditions, whatever their devices.
   if (pool.invalid) pool.has_binding_conditions = false;
   return pool;
 }

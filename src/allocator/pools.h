@@ -1,6 +1,7 @@
-// The resource pools visible from one node (spec 2.1-2.5): relevant slices
+// The resource pools visible from one node (upstream's GatherPools): relevant slices
 // grouped by pool, newest generation only, completeness and validity checked,
-// and the pools in the order the search visits them.
+// and the pools in the order the search visits them (by driver, then pool name,
+// pools with binding-condition devices last).
 #pragma once
 
 #include <map>

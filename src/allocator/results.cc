@@ -41,7 +41,9 @@ void Merge(api::List<api::NodeSelectorRequirement>& into,
   }
 }
 
-// Spec 1.5: node-local devices pin the node; single-term selectors merge.
+// The claim's node selector: the first device tied to one node (nodeName, or bindsToNode)
+// pins the node; otherwise the devices' single-term selectors merge into one term, without
+// duplicate requirements, and allNodes devices add nothing.
 Result<std::optional<api::NodeSelector>> NodeSelectorFor(const Inventory& inv,
                                                          const std::string& claim,
                                                          const std::vector<Pick>& picks,
@@ -87,7 +89,9 @@ Result<std::optional<api::NodeSelector>> NodeSelectorFor(const Inventory& inv,
   return std::optional<api::NodeSelector>(std::move(out));
 }
 
-// Spec 1.6.
+// The claim's config: each selected class's config once, naming every request of that class,
+// then the claim's configs that apply to a selected request or subrequest. A requests list
+// that names every request becomes null (all requests).
 api::List<api::DeviceAllocationConfiguration> Configs(const ClaimPlan& plan,
                                                       const std::vector<int>& selected) {
   api::List<api::DeviceAllocationConfiguration> out;

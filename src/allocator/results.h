@@ -1,4 +1,4 @@
-// The AllocationResult of one claim from its picks (spec 1.4-1.6): device
+// The AllocationResult of one claim from its picks: device
 // results, class and claim configuration with their sources, node selector.
 #pragma once
 

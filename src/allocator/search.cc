@@ -134,8 +134,9 @@ Search::Outcome Search::Step(std::size_t c, std::size_t r, std::size_t s, std::i
   return Outcome::kFailure;
 }
 
-// Spec 5.1, in order; every rejection after the counter check rolls back
-// what admission had changed so far.
+// Admission in upstream's order (allocateDevice): busy checks, counter support, shared
+// counters, taints, constraints, the in-use mark, capacity. Every rejection after the counter
+// check rolls back what admission had changed so far.
 Search::Admission Search::Admit(std::size_t c, const Entry& entry, Index slot, bool must) {
   const Index device = scan_.devices[slot];
   const Features& f = inventory_.features();
@@ -146,7 +147,8 @@ Search::Admission Search::Admit(std::size_t c, const Entry& entry, Index slot, b
   if (!entry.admin_access && Busy(slot)) return Admission::kRejected;
   if (rec.consumes_counters && !f.partitionable_devices) return Admission::kRejected;
   Pick pick{&entry, device, slot, {}, {}};
-  // A shared device pays its counters with its first share only (spec 10.4).
+  // A shared device pays its counters with its first share only; later shares of it, in this
+  // call or already allocated, consume nothing more (KEP-5075).
   const bool skip_counters =
       multi && (in_use_.capacity_in_use(device) || picking_capacity_.count(slot) > 0);
   if (!skip_counters && rec.consumes_counters) {

@@ -1,5 +1,6 @@
 // The depth-first, first-fit search over claims, requests, subrequests and
-// devices in upstream's exact order (spec 4 and 5): combinations within a
+// devices in upstream's exact order (allocateOne and allocateDevice of
+// structured/internal/*/allocator_*.go): combinations within a
 // request (permutations for the stable variant), backtracking across requests
 // and claims, the TOO-MANY signal of the 32-device limit, and admission with
 // in-use marks, shared counters, taints, constraints and capacity. A rejected

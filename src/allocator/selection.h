@@ -1,4 +1,4 @@
-// Whether a device may serve a request entry (spec 6.1): binding-condition
+// Whether a device may serve a request entry (upstream's isSelectable): binding-condition
 // gating, the class's and the entry's CEL selectors, per-device node
 // selection. Each distinct selector expression is compiled once per
 // allocator, and its result per device is computed at most once per

@@ -1,5 +1,5 @@
 // Share IDs of multi-allocatable device allocations: random RFC 4122 version 4
-// UUIDs in lowercase text, as upstream generates them (spec 1.4).
+// UUIDs in lowercase text, as upstream generates them: a fresh one for every tentative pick.
 #pragma once
 
 #include <string>

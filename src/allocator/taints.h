@@ -1,4 +1,5 @@
-// Device taints and request tolerations (spec 12.1).
+// Device taints and request tolerations (KEP-5055). Only NoSchedule and NoExecute taints keep a
+// device from being allocated; tolerationSeconds plays no part in allocation.
 #pragma once
 
 #include "dra/api/resource.h"

@@ -5,7 +5,8 @@
 namespace dra::api {
 namespace {
 
-// Indexed by Feature; the defaults of Kubernetes 1.37 (spec api.md 1.1).
+// Indexed by Feature; the defaults of Kubernetes 1.37
+// (defaultVersionedKubernetesFeatureGates in k8s.io/kubernetes/pkg/features/kube_features.go).
 constexpr FeatureInfo kFeatures[] = {
     {"DynamicResourceAllocation", "GA", true, true},
     {"DRAAdminAccess", "GA", true, true},

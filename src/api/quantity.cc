@@ -1,6 +1,7 @@
 // resource.Quantity: parsing, canonical text, exact arithmetic and integer views.
-// Behaviour follows apimachinery (spec section 7); the representation is our own: an int64 or
-// GMP coefficient times a power of ten, normalised so that each value has one representation.
+// Behaviour follows apimachinery (k8s.io/apimachinery/pkg/api/resource/quantity.go at v0.37.2);
+// the representation is our own: an int64 or GMP coefficient times a power of ten, normalised so
+// that each value has one representation.
 #include "dra/api/quantity.h"
 
 #include <gmp.h>
@@ -206,7 +207,7 @@ void AppendDecimalSuffix(std::string& out, std::int64_t exponent, QuantityFormat
       out += 'E';
       break;
     default:
-      break;  // 10^0, or beyond E where apimachinery prints no suffix at all (spec 7.3)
+      break;  // 10^0, or beyond E where apimachinery prints no suffix at all (1000E prints as "1")
   }
 }
 
@@ -380,7 +381,8 @@ bool DigitsEndInThreeZeros(std::string_view integer, std::string_view fraction) 
   return zeros >= 3;
 }
 
-// The verbatim rule for decimal text on apimachinery's int64 path (spec 7.4).
+// ParseQuantity's rule for keeping decimal text verbatim on its int64 path
+// (k8s.io/apimachinery/pkg/api/resource/quantity.go).
 // integer is non-empty ("0" when the text has no integer digits).
 bool KeepsDecimalText(std::string_view integer, std::string_view fraction, std::int64_t exponent) {
   return exponent % 3 == 0 && integer[0] != '0' && !DigitsEndInThreeZeros(integer, fraction);

@@ -1,6 +1,7 @@
 // IsValidSemver: a hand-written matcher equivalent to the full-string match of
 // ^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$
-// (spec 8). Identifiers cannot contain '.' or '+', so a single left-to-right pass decides.
+// (semverRe in k8s.io/kubernetes/pkg/apis/resource/validation/validation.go).
+// Identifiers cannot contain '.' or '+', so a single left-to-right pass decides.
 #include <algorithm>
 #include <cstddef>
 #include <string_view>

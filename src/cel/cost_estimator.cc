@@ -12,7 +12,10 @@ namespace {
 
 constexpr std::uint64_t kUnbounded = UINT64_MAX;
 
-// Size bounds of the device declaration (spec cel.md 4.2).
+// Size bounds of the device declaration, from the API's limits as
+// k8s.io/dynamic-resource-allocation cel/compile.go declares them; an attribute value is
+// bounded by 64, the larger of the string length limit (64) and the attribute values per
+// device (48). includes() is estimated at that 48.
 constexpr std::uint64_t kDriverSize = 63;
 constexpr std::uint64_t kMapEntries = 32;
 constexpr std::uint64_t kDomainKeySize = 63;

@@ -1,7 +1,8 @@
 // Static worst-case cost of a checked expression, following the estimator
-// upstream runs at admission (spec cel.md 4.2): unit costs per construct,
-// size-dependent costs for strings, lists and comprehensions, and the DRA
-// size bounds of the device's fields.
+// upstream runs at admission (cel-go checker/cost.go with k8s.io/apiserver
+// pkg/cel/library/cost.go): unit costs per construct, size-dependent costs for
+// strings, lists and comprehensions, and the DRA size bounds of the device's
+// fields.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 // Function declarations of the DRA CEL environment (StoredExpressions
-// profile, spec cel.md 2.3): the overload signatures the checker resolves.
+// profile: the libraries of k8s.io/apiserver pkg/cel/environment/base.go plus
+// cel.bind and includes()): the overload signatures the checker resolves.
 #pragma once
 
 #include <string_view>

@@ -81,8 +81,10 @@ Value SelectField(EvalContext& ctx, const Value& operand, const std::string& fie
                    operand.rep() == ValueRep::kDeviceCapacity;
       if (outer) {
         // Every domain "exists" for selection and presence tests; unknown
-        // ones read as an empty map (spec cel.md 1.5). The field name lives
-        // in the plan, which outlives the evaluation.
+        // ones read as an empty map, as with upstream's map wrapper
+        // (newStringInterfaceMapWithDefault in k8s.io/dynamic-resource-allocation
+        // cel/compile.go). The field name lives in the plan, which outlives the
+        // evaluation.
         if (test_only) return Value::Bool(true);
         Value v = Value::DomainMap(&operand.device(), operand.rep() == ValueRep::kDeviceCapacity,
                                    field, nullptr);
@@ -235,7 +237,7 @@ class UnaryCallNode final : public Node {
 };
 
 // && and || are commutative over errors: a deciding operand wins over an
-// error on the other side (spec cel.md 3.8). Evaluation is left to right and
+// error on the other side (cel-spec doc/langdef.md). Evaluation is left to right and
 // stops once the left side decides.
 template <bool kIsAnd>
 class LogicalNode final : public Node {

@@ -1,6 +1,6 @@
 // string.format(list) of the cel-go strings extension v2: the legacy
-// formatter (spec cel.md 2.4.5), including its locale-aware (en_US) output
-// for %f and %e and its error texts.
+// formatter of ext/formatting.go (not the v4 formatting_v2.go), including its
+// locale-aware (en_US) output for %f and %e and its error texts.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -9,7 +9,8 @@ namespace {
 
 using K = ValueKind;
 
-// includes() refuses lists longer than this (spec cel.md 2.4.10).
+// includes() refuses lists longer than this: the API's limit on attribute values per device
+// (ResourceSliceMaxAttributeValuesPerDevice).
 constexpr std::size_t kMaxIncludesListSize = 48;
 
 std::vector<Value> Elements(const Value& list) {

@@ -1,4 +1,5 @@
-// The Kubernetes IP, CIDR and URL CEL libraries (spec cel.md 2.4.6, 2.4.7).
+// The Kubernetes IP, CIDR and URL CEL libraries (k8s.io/apiserver pkg/cel/library
+// ip.go, cidr.go, urls.go).
 // Addresses follow Go's net/netip rules (and its error texts), URLs Go's
 // net/url ParseRequestURI, since upstream is built on those.
 #include <array>

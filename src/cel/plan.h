@@ -3,7 +3,8 @@
 // immutable afterwards, so one plan serves concurrent evaluations.
 //
 // Runtime cost: each node charges what upstream's runtime cost tracker
-// charges for the construct it implements (spec cel.md 4.3).
+// charges for the construct it implements (cel-go interpreter/runtimecost.go
+// with k8s.io/apiserver pkg/cel/library/cost.go).
 #pragma once
 
 #include <memory>

@@ -189,7 +189,8 @@ class Planner {
     const Function* fn = FindFunction(name, member, args.size() + (member ? 1 : 0));
     if (fn == nullptr) return MakeConstant(Value::Error("no such overload: " + name), 0);
     // The Kubernetes regex library compiles constant patterns when the
-    // program is created, so an invalid one fails there (spec cel.md 2.4.4).
+    // program is created, so an invalid one fails there (cel.OptimizeRegex in
+    // k8s.io/apiserver pkg/cel/library/regex.go).
     if ((name == "find" || name == "findAll") && !args.empty() &&
         args[0]->kind == ExprKind::kConstant && args[0]->constant.kind == Constant::Kind::kString) {
       std::string regex_error;

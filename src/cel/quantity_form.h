@@ -2,7 +2,7 @@
 // power-of-ten scale) or in an arbitrary-precision form, and the Kubernetes
 // CEL library's asInteger()/isInteger() succeed only in the fast form. The
 // api layer models values exactly but not that representation, so the CEL
-// layer tracks it beside each quantity (spec cel.md 2.4.1).
+// layer tracks it beside each quantity (k8s.io/apiserver pkg/cel/library/quantity.go).
 #pragma once
 
 #include <cstdint>

@@ -87,7 +87,7 @@ class Value {
   static Value OptionalNone();
   static Value OptionalOf(Value v);
   // `form` records apimachinery's internal representation, which decides
-  // asInteger()/isInteger() (spec cel.md 2.4.1): see QuantityForm.
+  // asInteger()/isInteger(): see QuantityForm.
   static Value Quantity(api::Quantity q, std::uint8_t form);
   static Value BorrowedQuantity(const api::Quantity* q);
   static Value Semver(std::shared_ptr<const struct Semver> v);

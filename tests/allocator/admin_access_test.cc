@@ -1,4 +1,5 @@
-// Group E of the upstream suite: admin access (spec allocator.md 9, 18.2 E).
+// Admin access (DRAAdminAccess), after the admin-access cases of upstream's shared
+// allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"
@@ -82,7 +83,7 @@ TEST(AdminAccess, AdminAfterNormalClaimButNotBefore) {
                Admin())
           .devices,
       ElementsAre("req-0:driver-a/pool-1/device-1", "req-0:driver-a/pool-1/device-1"));
-  // An admin pick marks the device busy for later non-admin claims (spec 9).
+  // An admin pick marks the device busy for later non-admin claims of the same call.
   EXPECT_EQ(
       Allocate(one + Claim("admin", AdminRequest("ExactCount")) + Claim("normal", OneRequest()),
                Admin())

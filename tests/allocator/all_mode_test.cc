@@ -1,5 +1,4 @@
-// Group D of the upstream suite: allocationMode All (spec allocator.md 4.4,
-// 18.2 D).
+// allocationMode All, after the All cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"

@@ -1,5 +1,5 @@
-// Group A of the upstream suite: basic allocation, search order, combinations
-// and backtracking (spec allocator.md 4, 18.2 A, 19.1).
+// Basic allocation, search order, combinations and backtracking, after the
+// basic cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -168,7 +168,7 @@ constexpr char kTypedDevices[] =
     "{name: device-2, attributes: {type: {string: \"Y\"}}}, "
     "{name: device-3, attributes: {type: {string: \"Y\"}}}";
 
-// Spec 19.1.
+// Upstream case check-combinations-with-backtracking (search order, combinations).
 TEST(Basic, CombinationsWithBacktracking) {
   std::string claim = R"(
     requests:
@@ -190,7 +190,7 @@ TEST(Basic, CombinationsWithBacktracking) {
   EXPECT_TRUE(o.result.allocations[0].devices.config.nil());
 }
 
-// Spec 19.7.
+// Upstream case check-combinations-with-prioritized-list (subrequest loop, step count).
 TEST(Basic, CombinationsWithPrioritizedList) {
   std::string claim = R"(
     requests:

@@ -1,5 +1,5 @@
-// Group K of the upstream suite: binding conditions and bindsToNode (spec
-// allocator.md 13, 18.2 K).
+// Binding conditions and bindsToNode (KEP-5007), after the binding-condition
+// cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"

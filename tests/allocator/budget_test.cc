@@ -1,5 +1,6 @@
 // The bounded search: a step budget and cancellation end the search with an
-// error instead of letting it run (spec allocator.md 1.7, 18.2 O).
+// error instead of letting it run, like the interrupt sub-tests of upstream's
+// shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"

@@ -1,7 +1,7 @@
-// Catalogue group A (spec allocator.md 18.2 A): basic allocation, search
-// order and backtracking; cases of upstream's shared allocator suite
-// (release v0.37.2), one test each, with the asserted search-step counts.
-// Group O (interrupts) is in catalog_o_interrupt_test.cc.
+// Basic allocation, search order and backtracking: cases of upstream's shared
+// allocator suite (release v0.37.2, see catalog_util.h), one test each, with the
+// asserted search-step counts. The interrupt sub-tests are in
+// catalog_o_interrupt_test.cc.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -161,7 +161,8 @@ const std::string kXYY =
     "{name: device-2, attributes: {type: {string: \"Y\"}}}, "
     "{name: device-3, attributes: {type: {string: \"Y\"}}}";
 
-// Spec 19.1.
+// {1,2} and {1,3} fail because req-2 needs device-1; {2,3} succeeds, and the
+// combination search never tries {2,1}.
 TEST(CatalogA, CheckCombinationsWithBacktracking) {
   std::string in =
       Devices("slice-1", "node-1", "pool-1", "driver-a", kXYY) +
@@ -193,7 +194,8 @@ TEST(CatalogA, CheckCombinationsWithBacktrackingAcrossSlicesAndPools) {
               12);
 }
 
-// Spec 19.7.
+// req-1's subReq-0 wants three type-Y devices of two, and req-2's subReq-0 two
+// devices of the one left, so both requests fall back to subReq-1.
 TEST(CatalogA, CheckCombinationsWithPrioritizedList) {
   std::string in =
       Devices("slice-1", "node-1", "pool-1", "driver-a", kXYY) +

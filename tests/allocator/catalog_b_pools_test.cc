@@ -1,6 +1,5 @@
-// Catalogue group B (spec allocator.md 18.2 B): pools, slices, generations
-// and node selection; cases of upstream's shared allocator suite (release
-// v0.37.2), one test each.
+// Pools, slices, generations and node selection: cases of upstream's shared
+// allocator suite (release v0.37.2, see catalog_util.h), one test each.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -47,7 +46,7 @@ TEST(CatalogB, UnsuccessfulAllocationNetworkAttachedDevice) {
          Variants({}), kUnschedulable, node2);
 }
 
-// Spec 19.3: the result selector is the union of the slices' selectors.
+// The result selector is the union of the slices' selectors.
 TEST(CatalogB, ManyNetworkAttachedDevices) {
   Expect(Devices("slice-1", LabelSelector("region", "region-1"), "pool-1", "driver-a",
                  "{name: device-1}") +

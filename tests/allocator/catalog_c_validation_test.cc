@@ -1,6 +1,6 @@
-// Catalogue group C (spec allocator.md 18.2 C): input validation and error
-// reporting; cases of upstream's shared allocator suite (release v0.37.2),
-// one test each, including the release's exact-count-* claim-limit cases.
+// Input validation and error reporting: cases of upstream's shared allocator
+// suite (release v0.37.2, see catalog_util.h), one test each, including the
+// release's exact-count-* claim-limit cases.
 #include <gtest/gtest.h>
 
 #include <string>

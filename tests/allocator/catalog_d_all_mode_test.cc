@@ -1,5 +1,5 @@
-// Catalogue group D (spec allocator.md 18.2 D): allocationMode All; cases of
-// upstream's shared allocator suite (release v0.37.2), one test each.
+// allocationMode All: cases of upstream's shared allocator suite (release
+// v0.37.2, see catalog_util.h), one test each.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,6 +1,5 @@
-// Catalogue group F (spec allocator.md 18.2 F): scalar matchAttribute
-// constraints; cases of upstream's shared allocator suite (release v0.37.2),
-// one test each, plus the release's
+// Scalar matchAttribute constraints: cases of upstream's shared allocator
+// suite (release v0.37.2, see catalog_util.h), one test each, plus the release's
 // partitionable-all-mode-constraint-must-error-with-reserved-counter.
 #include <gtest/gtest.h>
 
@@ -98,7 +97,7 @@ TEST(CatalogF, WithConstraintForRequest) {
          std::string(kNode1) + "req-0 driver-a/pool-1/device-1\nreq-1 driver-a/pool-1/device-2\n");
 }
 
-// Spec 19.4: the claim-wide constraint makes req-0 give up device-1.
+// The claim-wide constraint makes req-0 give up device-1.
 TEST(CatalogF, WithConstraintForRequestRetry) {
   Expect(Devices("slice-1", "node-1", "pool-1", "driver-a",
                  "{name: device-1, attributes: {driverVersion: {version: 1.0.0}, stringAttribute: "

@@ -1,6 +1,6 @@
-// Catalogue group G (spec allocator.md 18.2 G): device configuration in
-// results; cases of upstream's shared allocator suite (release v0.37.2), one
-// test each. Configs of prioritized lists are in catalog_h_prioritized_list_test.cc.
+// Device configuration in results: cases of upstream's shared allocator suite
+// (release v0.37.2, see catalog_util.h), one test each. Configs of prioritized
+// lists are in catalog_h_prioritized_list_test.cc.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,6 +1,6 @@
-// Catalogue group H (spec allocator.md 18.2 H): prioritized lists
-// (firstAvailable); cases of upstream's shared allocator suite (release
-// v0.37.2), one test each, with the asserted search-step counts, plus the
+// Prioritized lists (firstAvailable, DRAPrioritizedList): cases of upstream's
+// shared allocator suite (release v0.37.2, see catalog_util.h), one test each,
+// with the asserted search-step counts, plus the
 // release's prioritized-list-minimum-sum-exceeds-claim-limit and
 // prioritized-list-overflowing-first-subrequest-is-pruned.
 #include <gtest/gtest.h>
@@ -131,7 +131,7 @@ const std::string kVersionedMemoryDevices =
             "{name: device-1, capacity: {memory: {value: 8Gi}}, attributes: {driverVersion: "
             "{version: 1.0.0}}}");
 
-// Spec 19.6: a constraint naming the parent request binds its subrequests.
+// A constraint naming the parent request binds its subrequests.
 TEST(CatalogH, PrioritizedListSubrequestsWithConstraintsRefParentRequest) {
   Expect(kVersionedMemoryDevices +
              Devices("slice-2", "node-1", "pool-2", "driver-a",
@@ -329,7 +329,7 @@ TEST(CatalogH, PrioritizedListAllocationModeAllWithSelectorsDeviceclassSubset) {
       OwnClasses());
 }
 
-// Spec 19.8: both requests fall back to 16 devices; 75 search steps.
+// Both requests fall back to 16 devices; 75 search steps.
 TEST(CatalogH, PrioritizedListMaxAllocationLimitRequest) {
   std::string want = kNode1;
   for (int i = 0; i < 32; ++i) {

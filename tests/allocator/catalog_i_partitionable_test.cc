@@ -1,13 +1,14 @@
-// Catalogue group I (spec allocator.md 18.2 I): partitionable devices and
-// shared counters; cases of upstream's shared allocator suite (release
-// v0.37.2), one test each, plus the release's counter cases:
+// Partitionable devices and shared counters (DRAPartitionableDevices): cases of
+// upstream's shared allocator suite (release v0.37.2, see catalog_util.h), one
+// test each, plus the release's counter cases:
 // partitionable-devices-counter-quantities-are-not-modified,
 // -counter-cache-scoped-by-pool-ID and -counter-cache-not-crossed-between-
-// driver-schemas (spec 17.1 fixed: counters are per driver and pool),
-// -taint-releases-counter and -constraint-releases-counter (spec 17.2 fixed:
-// a rejected candidate gives its counters back), and
-// partitionable-consumable-capacity-backtrack-releases-counter (spec 17.4
-// fixed: undoing a shared pick releases its counters).
+// driver-schemas (counters are per driver and pool, not per pool name:
+// kubernetes/kubernetes#140435), -taint-releases-counter and
+// -constraint-releases-counter (a rejected candidate gives its counters back),
+// and partitionable-consumable-capacity-backtrack-releases-counter (undoing a
+// shared pick releases its counters); the last three were fixed by
+// kubernetes/kubernetes#140431.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -60,8 +61,8 @@ TEST(CatalogI, PartitionableDevicesCounterQuantitiesAreNotModified) {
 const std::string kTwoDriversClaims = ClaimYaml("claim-0", {Exact("req-0", "class-a", 1)}) +
                                       ClaimYaml("claim-1", {Exact("req-1", "class-b", 1)});
 
-// Spec 17.1 (upstream defect, fixed in this release): driver-a/pool-1 and
-// driver-b/pool-1 have independent counters.
+// driver-a/pool-1 and driver-b/pool-1 have independent counters (older upstream
+// allocators keyed them by pool name; fixed by kubernetes/kubernetes#140435).
 TEST(CatalogI, PartitionableDevicesCounterCacheScopedByPoolID) {
   Expect(Devices("slice-1", "node-1", Pool("pool-1", 2), "driver-a",
                  CounterDevice("device-1", "counter-set-1:c=1")) +
@@ -75,8 +76,8 @@ TEST(CatalogI, PartitionableDevicesCounterCacheScopedByPoolID) {
              "req-1 driver-b/pool-1/device-2\n");
 }
 
-// Spec 17.1: driver-b's device over-consumes its own counter set and must
-// not be checked against driver-a's.
+// Counters per driver and pool: driver-b's device over-consumes its own counter
+// set and must not be checked against driver-a's.
 TEST(CatalogI, PartitionableDevicesCounterCacheNotCrossedBetweenDriverSchemas) {
   Expect(Devices("slice-1", "node-1", Pool("pool-1", 2), "driver-a",
                  CounterDevice("device-1", "counter-set-1:c=1")) +
@@ -88,8 +89,8 @@ TEST(CatalogI, PartitionableDevicesCounterCacheNotCrossedBetweenDriverSchemas) {
          Variants(kPD), kUnschedulable);
 }
 
-// Spec 17.2 (upstream defect, fixed in this release): the tainted device's
-// counters are given back, so device-2 fits.
+// The tainted device's counters are given back, so device-2 fits (older
+// upstream allocators kept them; fixed by kubernetes/kubernetes#140431).
 TEST(CatalogI, PartitionableDevicesTaintReleasesCounter) {
   Expect(Devices("slice-1", "node-1", Pool("pool-1", 2), "driver-a",
                  CounterDevice("device-1", "counter-set-1:c=1", false,
@@ -102,7 +103,7 @@ TEST(CatalogI, PartitionableDevicesTaintReleasesCounter) {
          std::string(kNode1) + "req-0 driver-a/pool-1/device-2\n");
 }
 
-// Spec 17.2: candidates refused by the constraint give their counters back.
+// Candidates refused by the constraint give their counters back too.
 TEST(CatalogI, PartitionableDevicesConstraintReleasesCounter) {
   Expect(Devices("slice-1", "node-1", Pool("pool-1", 2), "driver-a",
                  CounterDevice("device-1", "counter-set-1:c=1", false,
@@ -120,8 +121,8 @@ TEST(CatalogI, PartitionableDevicesConstraintReleasesCounter) {
          std::string(kNode1) + "req-0 driver-a/pool-1/device-2\nreq-0 driver-a/pool-1/device-3\n");
 }
 
-// Spec 17.4 (upstream defect, fixed in this release): undoing the shared
-// pick of device-1 releases its counter, so device-3 fits for req-1.
+// Undoing the shared pick of device-1 releases its counter, so device-3 fits for
+// req-1 (older upstream allocators kept it; fixed by kubernetes/kubernetes#140431).
 TEST(CatalogI, PartitionableConsumableCapacityBacktrackReleasesCounter) {
   Expect(Devices("slice-1", "node-1", Pool("pool-1", 2), "driver-a",
                  CounterDevice("device-1", "counter-set-1:c=1", false,
@@ -326,8 +327,8 @@ TEST(CatalogI, PartitionableDevicesPerDeviceNodeSelectionNodeSelectorMultipleDev
              "req-1 driver-b/pool-2/device-2\nreq-1 driver-b/pool-2/device-3\n");
 }
 
-// Spec 19.9: the exclusive cpuN counters and the special attribute force
-// req-0 onto {device-2, device-3}.
+// The exclusive cpuN counters and the special attribute force req-0 onto
+// {device-2, device-3}.
 TEST(CatalogI, PartitionableDevicesWithAttributeSelector) {
   Expect(Devices("slice-1", "node-1", Pool("pool-1", 2), "driver-a",
                  CounterDevice("device-1", "counter-set-1:cpu1=1;counter-set-2:mem=10Gi", false,
@@ -383,7 +384,8 @@ TEST(CatalogI, PartitionableDevicesDeviceCounterConsumptionReferencesCounterSetI
          Variants(kPD), kInvalidPools);
 }
 
-// Spec 19.10: device-3 on node-2 is allocated and uses 6Gi of the shared 8Gi.
+// Counter sets span nodes: device-3 on node-2 is allocated and uses 6Gi of the
+// shared 8Gi.
 TEST(CatalogI, PartitionableDevicesDevicesOnDifferentNodesConsumeSameCounterSet) {
   Expect(
       CounterSlice("slice-1", "node-1", Pool("pool-1", 3), "driver-a", "counter-set-1:memory=8Gi") +

@@ -1,6 +1,5 @@
-// Catalogue group J (spec allocator.md 18.2 J): device taints and
-// tolerations; cases of upstream's shared allocator suite (release v0.37.2),
-// one test each.
+// Device taints and tolerations (DRADeviceTaints): cases of upstream's shared
+// allocator suite (release v0.37.2, see catalog_util.h), one test each.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,6 +1,6 @@
-// Catalogue group K (spec allocator.md 18.2 K): binding conditions and
-// bindsToNode; cases of upstream's shared allocator suite (release v0.37.2),
-// one test each (upstream compares these results in order).
+// Binding conditions and bindsToNode: cases of upstream's shared allocator
+// suite (release v0.37.2, see catalog_util.h), one test each (upstream compares
+// these results in order).
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,12 +1,14 @@
-// Catalogue group L (spec allocator.md 18.2 L): consumable capacity and
-// allowMultipleAllocations; cases of upstream's shared allocator suite
-// (release v0.37.2), one test each, plus the release's additions:
+// Consumable capacity and allowMultipleAllocations (DRAConsumableCapacity):
+// cases of upstream's shared allocator suite (release v0.37.2, see
+// catalog_util.h), one test each, plus the release's additions:
 // consumable-capacity-range-policy-* and -negative-request-aborts (requests
 // that cannot be represented abort), consumable-capacity-requests-are-not-
-// modified, consumable-capacity-rejection-rolls-back-constraints (spec 17.3
-// fixed), partitionable-empty-capacity-multiple-share-backtrack-keeps-
+// modified, consumable-capacity-rejection-rolls-back-constraints (a candidate
+// refused by the capacity check leaves no constraint state behind),
+// partitionable-empty-capacity-multiple-share-backtrack-keeps-
 // counter-ownership and partitionable-consumable-capacity-shared-device-
-// counter-not-recharged (spec 10.4's recharge quirk fixed).
+// counter-not-recharged (a device shared earlier without recorded capacity
+// does not pay its counters again).
 //
 // Upstream's aggregated capacity of earlier allocations is given as claims in
 // use whose results carry a shareID and consumedCapacity.
@@ -258,7 +260,9 @@ TEST(CatalogL, ConsumableCapacityMultiAllocatableDeviceWithAllocatedCapacityNext
          OwnClasses());
 }
 
-// Spec 19.12.
+// req-0 first takes device-2, whose capacity then leaves no room for req-1, and
+// device-1's attribute differs; backtracking puts req-0 and req-1 on device-1 and
+// claim-1 on device-2.
 TEST(CatalogL, ConsumableCapacityWithMultiAllocatableDeviceBacktrack) {
   Expect(Slice1(Multi("device-2", RangeCapacity("capacity-0", "2"),
                       ", attributes: {stringAttribute: {string: stringAttributeValue1}}") +
@@ -342,7 +346,7 @@ TEST(CatalogL, ConsumableCapacityMultiAllocatableDeviceAllocationModeAllAllocati
 }
 
 // The release no longer drops the exhausted device-1 from the All list
-// (the spec snapshot allocated device-2 alone): the All request fails.
+// (older upstream allocators allocated device-2 alone): the All request fails.
 TEST(CatalogL, ConsumableCapacityMultiAllocatableDeviceAllocationModeAllInUseInsufficient) {
   Expect(Slice1(Multi("device-1", Cap0("1")) + ", " + Multi("device-2", Cap0("1"))) +
              InUse("in-use", {Share("device-1", "capacity-0: \"1\"")}) +
@@ -455,8 +459,9 @@ TEST(CatalogL, PartitionableConsumableCapacitySharedDeviceCounterNotRecharged) {
          std::string(kNode1) + "req-0 driver-a/pool-1/device-1 share\n");
 }
 
-// Spec 17.3 (upstream defect, fixed in this release): the All candidate
-// refused by the late capacity check leaves no constraint state behind.
+// The All candidate refused by the late capacity check leaves no constraint
+// state behind (older upstream allocators kept it; fixed by
+// kubernetes/kubernetes#140431).
 TEST(CatalogL, ConsumableCapacityRejectionRollsBackConstraints) {
   const std::string cap = Sel(R"(device.attributes["driver-a"].stringAttribute == "cap")");
   const std::string fb = Sel(R"(device.attributes["driver-a"].stringAttribute == "fb")");
@@ -504,7 +509,9 @@ TEST(CatalogL, PartitionableEmptyCapacityMultipleShareBacktrackKeepsCounterOwner
           "req-3 driver-a/pool-1/device-1 share\n");
 }
 
-// Spec 19.11.
+// Shares of device-1 pay its counters once; req-2 does not fit device-1's
+// capacity or device-2's counters and gets device-3; req-1 falls back to
+// subReq-1 and shares device-1.
 TEST(CatalogL, ConsumableCapacityWithPartitionableDeviceMultipleCapacityPools) {
   auto device = [](const std::string& name, const std::string& c0) {
     return "{name: " + name +

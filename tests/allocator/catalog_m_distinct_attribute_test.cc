@@ -1,9 +1,9 @@
-// Catalogue group M (spec allocator.md 18.2 M): distinctAttribute
-// constraints; cases of upstream's shared allocator suite (release v0.37.2),
-// one test each, including the release's distinct-constraint-single-request-*
-// and -two-requests-with-count-not-distinct cases, which assert the correct
-// answer where the spec snapshot forgot values (spec 17.6: every pair of
-// devices in scope must differ, not only the last device of each request).
+// distinctAttribute constraints: cases of upstream's shared allocator suite
+// (release v0.37.2, see catalog_util.h), one test each, including the release's
+// distinct-constraint-single-request-* and -two-requests-with-count-not-distinct
+// cases, which assert the correct answer where older upstream allocators forgot
+// values: every pair of devices in scope must differ, not only the last device
+// of each request.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -64,8 +64,8 @@ TEST(CatalogM, WithDistinctConstraints) {
           "req-2 driver-a/pool-1/device-3 share\nreq-3 driver-a/pool-1/device-4 share\n");
 }
 
-// Spec 17.6 (upstream defect, fixed in this release): device-3 repeats
-// device-1's value although it differs from device-2's.
+// device-3 repeats device-1's value although it differs from device-2's (older
+// upstream allocators compared it with device-2's only; fixed in this release).
 TEST(CatalogM, DistinctConstraintSingleRequestCount3NotDistinct) {
   Expect(StringDevices({"value1", "value2", "value1"}) +
              ClaimYaml("claim-0", {Exact("req-0", "class-a", 3)}, Distinct("stringAttribute")),
@@ -81,7 +81,7 @@ TEST(CatalogM, DistinctConstraintSingleRequestCount3AllDistinct) {
              "req-0 driver-a/pool-1/device-3\n");
 }
 
-// Spec 17.6: after req-1 fails on device-2, the distinct state must still
+// After req-1 fails on device-2, the distinct state must still
 // hold device-1's value for req-0.
 TEST(CatalogM, DistinctConstraintTwoRequestsWithCountNotDistinct) {
   Expect(StringDevices({"value1", "value2", "value1"}) +
@@ -106,7 +106,9 @@ TEST(CatalogM, WithDistinctConstraintsUnknownTypeAttribute) {
       Variants(kCC), "unsupported attribute value");
 }
 
-// Spec 19.5.
+// device-1 is shareable, so only the distinct constraint keeps req-1 off it:
+// req-1 falls back to subReq-1 and device-2; req-2, outside the constraint,
+// shares device-1.
 TEST(CatalogM, WithDistinctConstraintsWithSubrequests) {
   const std::string b = Sel(R"(device.attributes["driver-a"].boolAttribute)");
   auto request = [&](const std::string& name) {
@@ -139,7 +141,7 @@ TEST(CatalogM, DistinctConstraintSingleRequestNotEnoughDistinctValues) {
          Variants(kCC), kUnschedulable);
 }
 
-// Spec 17.6: device-3 repeats device-1's value, so device-4 completes the set.
+// device-3 repeats device-1's value, so device-4 completes the set.
 TEST(CatalogM, DistinctConstraintSingleRequestMultipleDevicesAttributeSet) {
   Expect(NumaDevices({1, 2, 1, 3}) +
              ClaimYaml("claim-0", {Exact("req-0", "class-a", 3)}, Distinct("numa")),

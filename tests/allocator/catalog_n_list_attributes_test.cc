@@ -1,10 +1,11 @@
-// Catalogue group N (spec allocator.md 18.2 N): list-type attributes
-// (DRAListTypeAttributes); cases of upstream's shared allocator suite
-// (release v0.37.2), one test each, plus the release's
-// list-attributes-match-constraint-backtrack-needs-intersection-restore (spec
-// 17.5 fixed: set-mode matchAttribute widens again when a device is
-// removed), numanode-matchattribute-*, list-attributes-distinct-constraint-
-// single-request-count-3-* and -backtrack-needs-remove (spec 17.6 fixed).
+// List-type attributes (DRAListTypeAttributes): cases of upstream's shared
+// allocator suite (release v0.37.2, see catalog_util.h), one test each, plus the
+// release's list-attributes-match-constraint-backtrack-needs-intersection-restore
+// (set-mode matchAttribute widens again when a device is removed),
+// numanode-matchattribute-*, list-attributes-distinct-constraint-
+// single-request-count-3-* and -backtrack-needs-remove (distinct values are
+// compared with every device in scope, and removing a device forgets only its
+// values).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -59,9 +60,9 @@ TEST(CatalogN, ListAttributesMatchConstaintListOfStringValuesWithPartiallyCommon
       Variants(kLists), kUnschedulable);
 }
 
-// Spec 17.5 (upstream defect, fixed in this release): after device-2 narrows
-// the intersection to {value1} and is removed again, it is {value1, value2}
-// once more, so device-3 and device-4 fit.
+// After device-2 narrows the intersection to {value1} and is removed again, it
+// is {value1, value2} once more, so device-3 and device-4 fit (older upstream
+// allocators kept it narrowed; fixed in this release).
 TEST(CatalogN, ListAttributesMatchConstraintBacktrackNeedsIntersectionRestore) {
   Expect(AttrDevices("stringAttribute", {"{strings: [value1, value2]}", "{strings: [value1]}",
                                          "{strings: [value2]}", "{strings: [value2]}"}) +
@@ -158,7 +159,8 @@ TEST(CatalogN, ListAttributesDistinctConstraintScalarStringValuesNotDistinct) {
          Variants(kListsCC), kUnschedulable);
 }
 
-// Spec 17.6 (fixed in this release).
+// The third device is compared with both earlier ones, not only the last
+// (fixed in this release).
 TEST(CatalogN, ListAttributesDistinctConstraintSingleRequestCount3NotDistinct) {
   Expect(
       AttrDevices("stringAttribute", {"{string: value1}", "{string: value2}", "{string: value1}"}) +
@@ -236,8 +238,8 @@ TEST(CatalogN, ListAttributesDisabledDistinctConstraintWithLists) {
          Variants(Feat("ConsumableCapacity")), kUnschedulable);
 }
 
-// Spec 17.6 (fixed in this release): removing a device takes exactly its
-// values out of the distinct state.
+// Removing a device takes exactly its values out of the distinct state (fixed
+// in this release).
 TEST(CatalogN, ListAttributesDistinctConstraintBacktrackNeedsRemove) {
   Expect(
       Devices(

@@ -1,5 +1,5 @@
-// Catalogue group O (spec allocator.md 18.2 O): the "interrupt" sub-tests of
-// upstream's shared allocator suite (release v0.37.2): one claim asking for 6
+// The "interrupt" sub-tests of upstream's shared allocator suite (release
+// v0.37.2, see catalog_util.h): one claim asking for 6
 // of 5 devices, which forces the whole combination search. Upstream
 // interrupts through the call's context (cancel, timeout, deadline); ours
 // through AllocateOptions::cancelled, and a deadline becomes the step budget.

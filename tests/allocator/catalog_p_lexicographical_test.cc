@@ -1,8 +1,8 @@
-// Catalogue group P (spec allocator.md 18.2 P): upstream's lexicographical
-// table (release v0.37.2), which runs on the incubating and experimental
-// variants only. Where the stable variant's answer is defined (slices of one
-// pool in input order, spec 15.2) it is checked too; its pool order is
-// unspecified upstream.
+// Lexicographical pool order: upstream's lexicographical table
+// (allocatortesting/lexicographical_testing.go, release v0.37.2), which runs on
+// the incubating and experimental variants only. Where the stable variant's
+// answer is defined (it keeps a pool's slices in input order) it is checked
+// too; its pool order is unspecified upstream.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -24,7 +24,7 @@ TEST(CatalogP, LexicographicalSortingPools) {
          std::string(kNode1) + "req-0 driver-a/pool-1/device-1\nreq-0 driver-a/pool-2/device-1\n");
 }
 
-// Spec 19.2: pool-1 holds a device with binding conditions and goes last.
+// pool-1 holds a device with binding conditions and goes last.
 TEST(CatalogP, LexicographicalSortingPoolsWithBindingConditions) {
   Expect(Devices("slice-1", "node-1", "pool-1", "driver-a", "{name: device-1" + kConditions + "}") +
              Devices("slice-3", "node-1", "pool-3", "driver-a", "{name: device-3}") +

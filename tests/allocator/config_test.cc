@@ -1,5 +1,5 @@
-// Group G of the upstream suite and the config cases of group H: class and
-// claim configuration in results (spec allocator.md 1.6, 18.2 G and H).
+// Class and claim configuration in results, after the config cases of
+// upstream's shared allocator suite, prioritized lists included.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"

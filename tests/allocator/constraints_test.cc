@@ -1,5 +1,5 @@
-// Groups F and M of the upstream suite: matchAttribute and distinctAttribute
-// with scalar attributes (spec allocator.md 7, 17.6, 18.2 F and M, 19.4).
+// matchAttribute and distinctAttribute with scalar attributes, after the
+// constraint cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"
@@ -69,7 +69,8 @@ TEST(MatchAttribute, ScopedToOneRequest) {
       ElementsAre("req-0:driver-a/pool-1/device-1 req-1:driver-a/pool-1/device-2"));
 }
 
-// Spec 19.4.
+// Upstream case with-constraint-for-request-retry (matchAttribute scope and
+// backtracking).
 TEST(MatchAttribute, ForRequestRetry) {
   std::string slice = Slice("slice-1", "pool-1", R"(
     {name: device-1, attributes: {driverVersion: {version: 1.0.0}, stringAttribute: {string: a}}},
@@ -105,8 +106,8 @@ TEST(DistinctAttribute, MissingAttributeIsUnschedulable) {
             dra::allocator::Outcome::kUnschedulable);
 }
 
-// Every device in scope is compared, not only the last of each request (the
-// older upstream snapshot's defect, spec 17.6 (a), fixed in Kubernetes 1.37).
+// Every device in scope is compared, not only the last of each request (older
+// upstream allocators kept one value per request; fixed in Kubernetes 1.37).
 TEST(DistinctAttribute, ComparesWithEveryPickedDevice) {
   std::string slice = Slice("slice-1", "pool-1",
                             "{name: device-1, attributes: {v: {string: p}}}, "
@@ -118,8 +119,8 @@ TEST(DistinctAttribute, ComparesWithEveryPickedDevice) {
   EXPECT_EQ(o.result.outcome, dra::allocator::Outcome::kUnschedulable);
 }
 
-// Spec 17.6 (b): removing a device during backtracking forgets only that
-// device's value, so D3 is still compared with D1.
+// Removing a device during backtracking forgets only that device's value (older
+// upstream allocators forgot the whole request's), so D3 is still compared with D1.
 TEST(DistinctAttribute, BacktrackingForgetsOnlyTheRemovedDevice) {
   std::string slice = Slice("slice-1", "pool-1",
                             "{name: device-1, attributes: {v: {string: p}, k: {int: 1}}}, "

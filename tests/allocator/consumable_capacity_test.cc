@@ -1,5 +1,5 @@
-// Group L of the upstream suite: consumable capacity and multi-allocatable
-// devices (spec allocator.md 11, 10.4, 18.2 L, 19.5, 19.11, 19.12).
+// Consumable capacity and multi-allocatable devices (DRAConsumableCapacity),
+// after the consumable-capacity cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator/capacity.h"
@@ -217,7 +217,8 @@ TEST(ConsumableCapacity, AllModeFiltersOutDevicesThatDoNotFit) {
   EXPECT_THAT(o.devices, ElementsAre("req-0:driver-a/pool-1/device-2"));
 }
 
-// Spec 19.5.
+// Upstream case with-distinct-constraints-with-subrequests (distinctAttribute,
+// firstAvailable and shared devices).
 TEST(ConsumableCapacity, DistinctConstraintsWithSubrequests) {
   std::string slice = Slice("slice-1", "pool-1",
                             "{name: device-1, allowMultipleAllocations: true, attributes: "
@@ -246,7 +247,7 @@ TEST(ConsumableCapacity, DistinctConstraintsWithSubrequests) {
   EXPECT_EQ(o.result.steps, 12u);
 }
 
-// Spec 19.11.
+// Upstream case consumable-capacity-with-partitionable-device-multiple-capacity-pools.
 TEST(ConsumableCapacity, PartitionableDeviceWithMultipleCapacityPools) {
   std::string cap24 =
       "capacity-0: {value: \"2\"}, capacity-1: {value: \"4\", requestPolicy: {default: \"2\", "
@@ -293,7 +294,7 @@ TEST(ConsumableCapacity, PartitionableDeviceWithMultipleCapacityPools) {
   EXPECT_EQ(o.result.steps, 10u);
 }
 
-// Spec 19.12.
+// Upstream case consumable-capacity-with-multi-allocatable-device-backtrack.
 TEST(ConsumableCapacity, MultiAllocatableDeviceBacktrack) {
   std::string policy =
       "capacity-0: {value: \"V\", requestPolicy: {default: \"2\", validRange: {min: \"2\", step: "

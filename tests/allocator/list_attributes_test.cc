@@ -1,5 +1,5 @@
-// Group N of the upstream suite: constraints over list-type attributes with
-// DRAListTypeAttributes (spec allocator.md 7.3, 7.4, 17.5, 18.2 N).
+// Constraints over list-type attributes with DRAListTypeAttributes, after the
+// list-attribute cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"
@@ -74,7 +74,7 @@ TEST(ListAttributes, DistinctAttributeRefusesSharedElements) {
 }
 
 // Removing a device during backtracking widens the running intersection
-// again (the older upstream snapshot kept it narrowed, spec 17.5): after
+// again (older upstream allocators kept it narrowed): after
 // D1+D2 fail for req-1, D1+D3 share "a" and req-1 gets D2.
 TEST(ListAttributes, MatchIntersectionWidensOnBacktracking) {
   std::string slice = Slice("slice-1", "pool-1",

@@ -1,4 +1,5 @@
-// Node matching with required-node-affinity semantics (spec allocator.md 2.6).
+// Node matching with required-node-affinity semantics (k8s.io/component-helpers
+// scheduling/corev1/nodeaffinity).
 #include "allocator/node_match.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Group I of the upstream suite: partitionable devices and shared counters
-// (spec allocator.md 10, 17.2, 18.2 I, 19.9, 19.10).
+// Partitionable devices and shared counters (DRAPartitionableDevices), after
+// the partitionable-device cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"
@@ -104,7 +104,8 @@ TEST(Partitionable, InvalidCounterReferencesMakeThePoolInvalid) {
   EXPECT_EQ(other_node.result.error, "invalid resource pools were encountered");
 }
 
-// Spec 19.9.
+// Upstream case partitionable-devices-with-attribute-selector (counters and
+// backtracking).
 TEST(Partitionable, AttributeSelectorForcesBacktracking) {
   std::string devices = R"(
     {name: device-1, attributes: {special: {bool: true}}, consumesCounters: [
@@ -138,7 +139,7 @@ TEST(Partitionable, AttributeSelectorForcesBacktracking) {
   EXPECT_EQ(o.result.steps, 12u);
 }
 
-// Spec 19.10.
+// Upstream case partitionable-devices-devices-on-different-nodes-consume-same-counter-set.
 TEST(Partitionable, DevicesOnDifferentNodesConsumeTheSameCounterSet) {
   std::string allocated = R"(apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -182,7 +183,7 @@ status:
 }
 
 // A candidate rejected by its taint gives its counters back, so {B, C} fits
-// (the older snapshot kept them consumed, spec 17.2; fixed upstream by
+// (older upstream allocators kept them consumed; fixed upstream by
 // kubernetes/kubernetes#140431).
 TEST(Partitionable, CountersOfATaintRejectedCandidateAreReturned) {
   std::string devices = Consumes("device-a", "4Gi", ", taints: [{key: k, effect: NoSchedule}]") +

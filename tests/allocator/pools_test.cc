@@ -1,5 +1,5 @@
-// Group B (pools, generations, node selection) and group P (lexicographical
-// order) of the upstream suite; spec allocator.md 2, 18.2 B and P, 19.2, 19.3.
+// Pools, generations and node selection, and the lexicographical pool order,
+// after the corresponding cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"
@@ -77,7 +77,7 @@ TEST(Pools, NetworkAttachedDeviceCarriesSliceSelector) {
             dra::allocator::Outcome::kUnschedulable);
 }
 
-// Spec 19.3.
+// Upstream case many-network-attached-devices (result node selector).
 TEST(Pools, ManyNetworkAttachedDevicesMergeSelectors) {
   auto sel = [](const std::string& kind, const std::string& key, const std::string& value) {
     return "  nodeSelector:\n    nodeSelectorTerms:\n    - " + kind + ": [{key: " + key +
@@ -202,7 +202,7 @@ TEST(Lexicographical, PoolsSortedByName) {
               ElementsAre("req-0:driver-a/pool-1/device-1 req-0:driver-a/pool-2/device-2"));
 }
 
-// Spec 19.2.
+// Upstream case lexicographical-sorting-pools-with-binding-conditions (pool order).
 TEST(Lexicographical, PoolsWithBindingConditionsLast) {
   Features f = Base();
   f.device_binding_and_status = true;

@@ -1,5 +1,5 @@
-// Group H of the upstream suite: firstAvailable subrequests (spec allocator.md
-// 8, 18.2 H, 19.6, 19.8).
+// firstAvailable subrequests (DRAPrioritizedList), after the prioritized-list
+// cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"
@@ -107,7 +107,7 @@ status:
   EXPECT_THAT(o.devices, ElementsAre("req-0/subReq-1:driver-a/pool-1/device-2"));
 }
 
-// Spec 19.6.
+// Upstream case prioritized-list-subrequests-with-constraints-ref-parent-request.
 TEST(PrioritizedList, ConstraintOnParentAppliesToSubrequests) {
   std::string slices = Slice("slice-1", "pool-1",
                              "{name: device-1, capacity: {memory: {value: 8Gi}}, attributes: "
@@ -142,7 +142,7 @@ TEST(PrioritizedList, ConstraintOnParentAppliesToSubrequests) {
                                        "req-1/subReq-0:driver-a/pool-2/device-2"));
 }
 
-// Spec 19.8.
+// Upstream case prioritized-list-max-allocation-limit-request (32-device limit).
 TEST(PrioritizedList, MaxAllocationLimitRequest) {
   std::string devices;
   for (int i = 0; i < 32; ++i) {

@@ -1,6 +1,6 @@
 // Upstream's stable allocator variant, used when no gate outside its
 // supported set (admin access, prioritized lists, partitionable devices,
-// device taints) is on (spec 15.2): permutation search, slices in input
+// device taints) is on (structured/internal/stable): permutation search, slices in input
 // order, no distinctAttribute, capacity requests ignored, bindsToNode
 // ignored, allowMultipleAllocations invisible to CEL.
 #include "allocator/allocator_test_util.h"

@@ -1,5 +1,6 @@
-// Group J of the upstream suite: device taints and tolerations, plus
-// DeviceTaintRules applied to the snapshot (spec allocator.md 12, 18.2 J).
+// Device taints and tolerations (DRADeviceTaints), after the taint cases of
+// upstream's shared allocator suite, plus DeviceTaintRules applied to the
+// snapshot.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"

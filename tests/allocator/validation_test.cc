@@ -1,5 +1,5 @@
-// Group C of the upstream suite: claim validation before the search and
-// lazily surfacing CEL errors (spec allocator.md 3, 6.1, 18.2 C).
+// Claim validation before the search and lazily surfacing CEL errors, after
+// the validation cases of upstream's shared allocator suite.
 #include <gtest/gtest.h>
 
 #include "allocator_test_util.h"

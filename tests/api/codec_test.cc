@@ -48,7 +48,6 @@ std::string OnlyError(const DecodeOutcome& out) {
   return out.errors.empty() ? std::string() : out.errors[0].message;
 }
 
-// Spec api.md 10.1: defaulting and encoding of a claim, in v1 and v1beta1.
 // What a server sends: items of a typed list carry no kind or apiVersion,
 // and a newer server may send fields this build does not know; client-go's
 // decoder takes both.
@@ -79,6 +78,9 @@ TEST(CodecTest, ServerItemsWithDefaultKindAndUnknownFields) {
   EXPECT_EQ(slice.spec.devices[0].name, "a");
 }
 
+// Defaulting and encoding of a claim, in v1 and v1beta1: allocationMode,
+// count and the toleration's operator are defaulted, `&&` is escaped as Go
+// does, and v1beta1 flattens `exactly` into the request.
 TEST(CodecTest, ClaimDefaultingAndEncodingMatchesWorkedExample) {
   DecodeOutcome out = DecodeYamlText(R"(apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -114,7 +116,8 @@ TEST(CodecTest, FirstAvailableRequestInV1beta1HasEmptyDeviceClassName) {
       R"({"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1beta1","metadata":{"name":"c"},"spec":{"devices":{"requests":[{"name":"r","deviceClassName":"","firstAvailable":[{"name":"a","deviceClassName":"x","allocationMode":"ExactCount","count":1}]}]}},"status":{}})");
 }
 
-// Spec api.md 10.2: ResourceSlice shapes in v1 and v1beta1.
+// ResourceSlice shapes in v1 and v1beta1: v1beta1 moves device fields under
+// `basic`, written as `{}` for a device without any.
 TEST(CodecTest, SliceShapesInV1AndV1beta1) {
   const std::string v1 =
       R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},"spec":{"driver":"gpu.example.com","pool":{"name":"node-1","generation":0,"resourceSliceCount":1},"nodeName":"node-1","devices":[{"name":"gpu-0","attributes":{"driverVersion":{"version":"1.2.3"},"model":{"string":"A100"}},"capacity":{"memory":{"value":"40Gi"}}},{"name":"x"}]}})";

@@ -1,5 +1,6 @@
 // Registry strategies before create for DeviceClass, ResourceClaim and
-// ResourceClaimTemplate (spec api.md 4.13).
+// ResourceClaimTemplate: status reset, generation and the silent dropping of
+// fields whose feature gate is off.
 #include <gtest/gtest.h>
 
 #include "dra/api/validation.h"

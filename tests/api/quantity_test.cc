@@ -1,4 +1,5 @@
-// resource.Quantity against spec section 7 and apimachinery's observed behaviour.
+// resource.Quantity against apimachinery's behaviour (k8s.io/apimachinery/pkg/api/resource),
+// observed by running it.
 #include "dra/api/quantity.h"
 
 #include <gtest/gtest.h>
@@ -47,7 +48,7 @@ void ExpectEmitted(const std::vector<TextCase>& cases) {
   }
 }
 
-// Spec 7.5, every row.
+// Inputs and the text apimachinery stores and emits for them.
 TEST(QuantityTest, SpecExamples) {
   ExpectEmitted({
       {"1.5", "1500m"},
@@ -72,7 +73,8 @@ TEST(QuantityTest, SpecExamples) {
   });
 }
 
-// Spec 7.4: texts kept exactly as sent.
+// Texts kept exactly as sent: ParseQuantity's int64 fast path keeps text that
+// already looks canonical.
 TEST(QuantityTest, KeepsCanonicalLookingTextVerbatim) {
   for (const char* text : {"+1",       "01",
                            "-01",      "5.",
@@ -92,7 +94,7 @@ TEST(QuantityTest, KeepsCanonicalLookingTextVerbatim) {
   }
 }
 
-// Spec 7.4: texts that fail one of the verbatim conditions.
+// Texts that fail one of ParseQuantity's conditions for keeping them verbatim.
 TEST(QuantityTest, RewritesOtherText) {
   ExpectEmitted({
       {"1.5", "1500m"},                       // x - F = -1, not a multiple of 3
@@ -116,7 +118,7 @@ TEST(QuantityTest, RewritesOtherText) {
   });
 }
 
-// Spec 7.1: rejected texts and their messages.
+// Rejected texts and apimachinery's messages for them.
 TEST(QuantityTest, RejectsWithApimachineryMessages) {
   for (const char* text : {"", "1 ", " 1", "1_000", "1.2.3", "1e3.5", "1Kib", "1e3e", "x", "1x",
                            "1.5.", "1e+-3", "Kix", "0x10"}) {
@@ -501,7 +503,8 @@ TEST(QuantityTest, MilliValueRoundsUpInMagnitude) {
   EXPECT_EQ(Q("9223372036854775807m").MilliValue(), kMaxInt64);
 }
 
-// Spec 7.2: the integer views wrap modulo 2^64 like Go's int64 conversion.
+// The integer views wrap modulo 2^64 like Go's int64 conversion (10E has
+// Value() -8446744073709551616; see docs/COMPATIBILITY.md).
 TEST(QuantityTest, IntegerViewsWrap) {
   EXPECT_EQ(Q("10E").Value(), -8446744073709551616);
   EXPECT_EQ(Q("9223372036854775808").Value(), kMinInt64);

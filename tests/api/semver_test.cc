@@ -1,4 +1,5 @@
-// IsValidSemver against spec section 8 and, for random text, against the spec's regex in RE2.
+// IsValidSemver against known valid and invalid versions and, for random text,
+// against upstream's regex in RE2.
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
@@ -10,7 +11,8 @@
 namespace dra::api {
 namespace {
 
-// Spec 8, verbatim; RE2's \d is ASCII-only like Go's.
+// semverRe of k8s.io/kubernetes/pkg/apis/resource/validation/validation.go,
+// assembled; RE2's \d is ASCII-only like Go's.
 constexpr char kSemverPattern[] =
     R"(^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*))"
     R"((-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?)"

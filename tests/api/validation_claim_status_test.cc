@@ -1,4 +1,4 @@
-// ResourceClaim status updates (spec api.md 4.9): reservedFor, allocation
+// ResourceClaim status updates: reservedFor, allocation
 // results, status.devices and network data.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// ResourceClaim create and update validation (spec api.md 4.8, 4.9, 10.3).
+// ResourceClaim create and update validation.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -51,7 +51,8 @@ TEST(ResourceClaimValidationTest, ValidClaimHasNoErrors) {
   EXPECT_EQ(Texts(ValidateResourceClaim(ValidClaim(), {})), Strings{});
 }
 
-// Spec 10.3, first example.
+// A request named `GPU` without a class: both errors in one message, as
+// kube-apiserver words it.
 TEST(ResourceClaimValidationTest, BadRequestNameAndNoClass) {
   ResourceClaim claim = ValidClaim();
   claim.spec.devices.requests[0] = ExactRequest("GPU", "");
@@ -410,7 +411,7 @@ TEST(ResourceClaimValidationTest, AdminAccessFalseNeedsNoLabel) {
   EXPECT_EQ(Texts(ValidateResourceClaim(claim, {})), Strings{});
 }
 
-// Spec 10.3, last example.
+// A changed spec: `spec: Invalid value: null: field is immutable`.
 TEST(ResourceClaimUpdateValidationTest, SpecIsImmutable) {
   const ResourceClaim old = ValidClaim();
   ResourceClaim claim = old;

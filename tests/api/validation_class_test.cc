@@ -1,4 +1,4 @@
-// DeviceClass validation (spec api.md 4.7, 4.11).
+// DeviceClass validation, including CEL selectors.
 #include <gtest/gtest.h>
 
 #include <string>

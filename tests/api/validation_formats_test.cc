@@ -1,4 +1,6 @@
-// Shared formats and sub-validators (spec api.md 4.3, 4.12) and ObjectMeta.
+// Shared formats (DNS labels and subdomains, label keys and values, qualified
+// names, driver and pool names, UUIDs), sub-validators (node selectors, raw
+// extensions, conditions) and ObjectMeta.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,7 +11,8 @@
 namespace dra::api::validation {
 namespace {
 
-// The message constants of spec 4.3, verbatim.
+// The messages of apimachinery's format checks (k8s.io/apimachinery/pkg/util/validation
+// and pkg/api/validate/content) in full, as a client sees them.
 const std::string kLabel =
     R"x(a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'))x";
 const std::string kSub =

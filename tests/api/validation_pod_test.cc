@@ -1,4 +1,5 @@
-// The claim-related parts of Pod validation (spec api.md 9.1).
+// The claim-related parts of Pod validation: spec.resourceClaims, the
+// containers' resources.claims and status.resourceClaimStatuses.
 #include <gtest/gtest.h>
 
 #include <string>

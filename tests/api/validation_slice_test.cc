@@ -1,5 +1,4 @@
-// ResourceSlice validation and create preparation (spec api.md 4.4-4.6,
-// 4.13, 10.3).
+// ResourceSlice validation, on create and on update, and create preparation.
 #include <gtest/gtest.h>
 
 #include <chrono>

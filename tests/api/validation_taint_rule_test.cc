@@ -1,4 +1,4 @@
-// DeviceTaintRule validation and create preparation (spec api.md 4.10, 4.13).
+// DeviceTaintRule validation and create preparation.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,4 +1,4 @@
-// ResourceClaimTemplate validation (spec api.md 4.8): the claim spec at
+// ResourceClaimTemplate validation: the claim spec at
 // spec.spec and the metadata of generated claims at spec.metadata.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Helpers for the DeviceClass, ResourceClaim, ResourceClaimTemplate and Pod
-// validation tests: error texts, message constants of spec api.md 4.3, valid
+// validation tests: error texts, apimachinery's format messages, valid
 // objects to start from, and a fake CEL seam.
 #pragma once
 

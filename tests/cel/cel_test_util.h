@@ -1,5 +1,6 @@
-// Helpers shared by the CEL tests: the reference devices of spec cel.md
-// section 6 and a compact way to state an expected outcome.
+// Helpers shared by the CEL tests: two reference devices (G with scalar
+// attributes and capacities, L with list attributes) and a compact way to state
+// an expected outcome.
 #pragma once
 
 #include <memory>

@@ -1,5 +1,6 @@
-// Static cost estimates (spec cel.md 4.2 calibration table, all from
-// upstream's compile tests) and the runtime cost limit (4.1, 4.3).
+// Static cost estimates (the expected costs of upstream's compile tests,
+// k8s.io/dynamic-resource-allocation cel/compile_test.go) and the runtime cost
+// limit.
 #include <gtest/gtest.h>
 
 #include <atomic>

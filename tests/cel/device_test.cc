@@ -1,5 +1,7 @@
-// The device view: name qualification, the map-of-maps wrapper semantics
-// (spec cel.md 1.4, 1.5) and whole-device attribute validation (1.3).
+// The device view: name qualification (a name without a domain belongs to the
+// driver's), the map-of-maps wrapper semantics (an unknown domain reads as an
+// empty map) and whole-device attribute validation (an attribute without a
+// valid value fails every evaluation of the device).
 #include <gtest/gtest.h>
 
 #include "cel_test_util.h"

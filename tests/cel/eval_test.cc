@@ -1,4 +1,5 @@
-// Evaluation semantics of core CEL (spec cel.md section 3).
+// Evaluation semantics of core CEL (cel-spec doc/langdef.md, and cel-go where it leaves
+// freedom).
 #include <gtest/gtest.h>
 
 #include <string>

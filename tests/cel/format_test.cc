@@ -1,5 +1,5 @@
-// string.format of the strings extension v2 (spec cel.md 2.4.5): cel-go's
-// legacy formatter.
+// string.format of the strings extension v2: cel-go's legacy formatter
+// (ext/formatting.go), not the v4 one.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,5 +1,5 @@
-// The Kubernetes IP and CIDR libraries (spec cel.md 2.4.6), against the
-// behaviour of upstream's ip.go / cidr.go (Go net/netip underneath).
+// The Kubernetes IP and CIDR libraries, against the behaviour of upstream's
+// ip.go / cidr.go in k8s.io/apiserver pkg/cel/library (Go net/netip underneath).
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,4 +1,4 @@
-// The lists ext v3 sortBy macro (spec cel.md 2.4.9): list.sortBy(x, key).
+// The lists ext v3 sortBy macro (cel-go ext/lists.go): list.sortBy(x, key).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

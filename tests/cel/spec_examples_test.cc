@@ -1,6 +1,9 @@
-// Every example of spec cel.md section 6 (rows that need the admission-only
-// NewExpressions profile are stated for the StoredExpressions profile the
-// allocator uses, or noted as not applicable).
+// Selector examples, each numbered by its row: from upstream tests
+// (k8s.io/dynamic-resource-allocation cel/compile_test.go, the allocator's and
+// API validation's tests, k8s.io/apiserver's CEL library tests) and derived on
+// the reference devices G and L (cel_test_util.h). Rows that need the
+// admission-only NewExpressions profile are stated for the StoredExpressions
+// profile the allocator uses, or noted as not applicable.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,5 +1,5 @@
-// The Kubernetes URL library (spec cel.md 2.4.7): Go url.ParseRequestURI
-// rules as upstream's urls.go applies them.
+// The Kubernetes URL library: Go url.ParseRequestURI rules as upstream's
+// urls.go (k8s.io/apiserver pkg/cel/library) applies them.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,8 +1,9 @@
-// The kubelet-plugin conformance checks of spec node.md section 8, run with a
-// kubelet-like gRPC client against the reference drivers (`dra driver
-// example` in each of its modes and `dra driver nvml` on the fake NVML).
-// The tests are defined once (example_conformance_test.cc); each driver
-// instantiates them with its DriverCase.
+// The kubelet-plugin conformance checks (numbered in docs/DRIVER-SDK.md,
+// "Conformance coverage"), run with a kubelet-like gRPC client against the
+// reference drivers (`dra driver example` in each of its modes and
+// `dra driver nvml` on the fake NVML). The tests are defined once
+// (example_conformance_test.cc); each driver instantiates them with its
+// DriverCase.
 #pragma once
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
-// Spec node.md section 8 (items 1 to 33) against `dra driver example` in its
-// three modes; nvml_conformance_test.cc runs the same tests against `dra
-// driver nvml` on the fake NVML. Item numbers are given with each test.
+// The conformance checks 1 to 33 of docs/DRIVER-SDK.md against
+// `dra driver example` in its three modes; nvml_conformance_test.cc runs the
+// same tests against `dra driver nvml` on the fake NVML. Item numbers are
+// given with each test.
 #include <set>
 #include <thread>
 

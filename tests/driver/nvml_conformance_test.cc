@@ -1,7 +1,7 @@
-// Spec node.md section 8 against `dra driver nvml` on the fake NVML of the
-// test suite (two GPUs: an A100 with two MIG devices and an H100). The tests
-// are those of example_conformance_test.cc; the driver does not advertise
-// health, so items 31 to 33 are skipped for it.
+// The conformance checks of docs/DRIVER-SDK.md against `dra driver nvml` on
+// the fake NVML of the test suite (two GPUs: an A100 with two MIG devices and
+// an H100). The tests are those of example_conformance_test.cc; the driver
+// does not advertise health, so items 31 to 33 are skipped for it.
 #include "driver/nvml/nvml_driver.h"
 #include "driver_conformance.h"
 

@@ -1,7 +1,7 @@
 // `dra driver nvml` as a kubelet sees it: the program started with the fake
 // NVML, registered, a claim prepared and unprepared over its sockets, then
-// SIGTERM (spec node.md section 8, items 1, 2, 5 and 8 to 18 at the process
-// level; the in-process suite covers the rest).
+// SIGTERM (conformance checks 1, 2, 5 and 8 to 18 of docs/DRIVER-SDK.md at
+// the process level; the in-process suite covers the rest).
 #include <gtest/gtest.h>
 
 #include "driver_test_harness.h"

@@ -1,5 +1,5 @@
-// The SDK end to end over its sockets, as a kubelet sees it (spec node.md
-// section 8, checks 1-5, 7-19, 21, 25, 26, 28, 31-33).
+// The SDK end to end over its sockets, as a kubelet sees it (conformance
+// checks 1-5, 7-19, 21, 25, 26, 28, 31-33 of docs/DRIVER-SDK.md).
 #include <sys/mount.h>
 #include <sys/stat.h>
 

@@ -2,7 +2,7 @@
 // ResourceSlices, DeviceClasses and existing allocations, finds devices on one
 // node for a list of ResourceClaims with the search order and results of
 // Kubernetes' k8s.io/dynamic-resource-allocation/structured allocator
-// (spec allocator.md). All claims are allocated together or not at all.
+// (release v0.37.2). All claims are allocated together or not at all.
 #pragma once
 
 #include <atomic>
@@ -19,7 +19,7 @@
 
 namespace dra::allocator {
 
-// The allocator's feature switches (spec 15.1), derived from feature gates.
+// The allocator's feature switches, derived from feature gates (FromGates).
 struct Features {
   bool admin_access = false;
   bool prioritized_list = false;
@@ -41,7 +41,8 @@ struct Features {
 // status.allocation are "in use": their devices are unavailable (except for
 // admin-access results) and their consumption counts against shared counters.
 // DeviceTaintRules are applied to the slices' devices as the scheduler's slice
-// tracker does (spec 12.3).
+// tracker does: each rule's taint is appended to every device that its driver,
+// pool and device selector fields match (an unset field matches any).
 struct Snapshot {
   std::vector<api::ResourceSlice> slices;
   std::vector<api::DeviceClass> classes;
@@ -51,7 +52,7 @@ struct Snapshot {
 };
 
 struct AllocateOptions {
-  // Upper bound on recursive search steps (spec 1.7 counts them); exceeding it
+  // Upper bound on recursive search steps (upstream's allocateOne calls); exceeding it
   // is an error, so a pathological input cannot make Allocate run unbounded.
   std::uint64_t max_steps = 1'000'000;
   // Compute an Explanation when the outcome is kUnschedulable.

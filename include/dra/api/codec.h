@@ -59,7 +59,8 @@ struct DecodeOptions {
   // Source text of the document, for exact RawExtension bytes when the tree
   // came from JSON text. Empty for YAML input.
   std::string_view json_source;
-  // Applies version-specific defaults (spec api.md section 5) after decoding.
+  // Applies version-specific defaults (the SetDefaults_* functions of
+  // k8s.io/kubernetes/pkg/apis/resource/<version>/defaults.go) after decoding.
   bool apply_defaults = true;
   // metav1.Time for defaulted timestamps (taint timeAdded): seconds since
   // the epoch.
@@ -88,8 +89,9 @@ DecodeOutcome DecodeDocument(const json::Value& document, const DecodeOptions& o
 // (DeviceTaintRule in v1beta1).
 Result<std::string> EncodeObject(const Object& object, ApiVersion version);
 
-// Version-specific defaulting (spec section 5), applied to the v1-shaped
-// object as it would be to the versioned one.
+// Version-specific defaulting (the SetDefaults_* functions of
+// k8s.io/kubernetes/pkg/apis/resource/<version>/defaults.go), applied to the
+// v1-shaped object as it would be to the versioned one.
 void ApplyDefaults(Object& object, ApiVersion written_in, std::int64_t now);
 
 }  // namespace dra::api

@@ -65,7 +65,7 @@ struct Node {
   NodeStatus status;
 };
 
-// Pod side (spec api.md section 9.1).
+// Pod side: the claim-related fields of core/v1 Pod (k8s.io/api/core/v1/types.go).
 struct PodResourceClaim {
   std::string name;
   std::optional<std::string> resource_claim_name;

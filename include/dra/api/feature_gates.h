@@ -1,5 +1,6 @@
 // Kubernetes feature gates that shape the resource.k8s.io API and allocation,
-// with the defaults of the newest release (spec api.md section 1.1).
+// with the defaults of the newest release (k8s.io/kubernetes/pkg/features/kube_features.go
+// at v1.37.2).
 #pragma once
 
 #include <array>

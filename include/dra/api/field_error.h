@@ -1,4 +1,5 @@
-// Field errors as apimachinery renders them (spec api.md section 4.1).
+// Field errors as apimachinery renders them
+// (k8s.io/apimachinery/pkg/util/validation/field/errors.go at v0.37.2).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +42,7 @@ struct FieldError {
 
 using FieldErrors = std::vector<FieldError>;
 
-// Value renderings (spec 4.1).
+// Renderings of bad values in error bodies, as field.Error.ErrorBody.
 std::string GoQuote(std::string_view s);  // strconv.Quote
 std::string RenderInt(std::int64_t v);
 

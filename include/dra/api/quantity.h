@@ -1,6 +1,6 @@
 // resource.Quantity with apimachinery's semantics: an exact decimal value with
-// a remembered format and, where apimachinery keeps it, the original text.
-// See ../shared/spec/api.md section 7.
+// a remembered format and, where apimachinery keeps it, the original text
+// (k8s.io/apimachinery/pkg/api/resource/quantity.go at v0.37.2).
 #pragma once
 
 #include <cstdint>
@@ -33,8 +33,8 @@ class Quantity {
   // milli / 1000, as apimachinery's NewMilliQuantity.
   static Quantity FromMilli(std::int64_t milli, QuantityFormat format);
 
-  // The text apimachinery stores and emits: the original text when it is kept
-  // verbatim (spec 7.4), otherwise the canonical form (spec 7.3).
+  // The text apimachinery stores and emits (Quantity.String): the original
+  // text when parsing kept it verbatim, otherwise the canonical form.
   std::string String() const;
   // Always the canonical form.
   std::string CanonicalString() const;
@@ -52,8 +52,9 @@ class Quantity {
   Quantity Add(const Quantity& other) const;
   Quantity Sub(const Quantity& other) const;
 
-  // Value rounded up in magnitude to an integer, wrapping like Go's int64
-  // conversion when it does not fit (spec 7.2).
+  // Value rounded up in magnitude to an integer, as apimachinery's
+  // Quantity.Value; wraps like Go's int64 conversion when it does not fit
+  // (docs/COMPATIBILITY.md).
   std::int64_t Value() const;
   // Likewise in thousandths.
   std::int64_t MilliValue() const;
@@ -87,12 +88,14 @@ class Quantity {
   std::int32_t exponent_ = 0;
   QuantityFormat format_ = QuantityFormat::kDecimalSI;
   std::unique_ptr<BigCoefficient> big_;
-  // The input text when apimachinery keeps it verbatim (spec 7.4); empty otherwise.
+  // The input text when ParseQuantity keeps it verbatim (int64 fast path and
+  // already canonical-looking text); empty otherwise.
   std::string text_;
 };
 
-// Semantic Versioning 2.0.0 as the DRA "version" attribute accepts it (spec 8):
-// the grammar only; the 64-byte limit is a separate check.
+// Semantic Versioning 2.0.0 as the DRA "version" attribute accepts it (semverRe
+// in k8s.io/kubernetes/pkg/apis/resource/validation/validation.go): the
+// grammar only; the 64-byte limit is a separate check.
 bool IsValidSemver(std::string_view text);
 
 }  // namespace dra::api

@@ -1,4 +1,4 @@
-// resource.k8s.io/v1 objects (spec api.md section 3). Field order follows the
+// resource.k8s.io/v1 objects (k8s.io/api/resource/v1/types.go). Field order follows the
 // v1 Go types, which is also the JSON encoding order. Older versions
 // (v1beta1, v1beta2) are decoded into these types and encoded from them.
 #pragma once

@@ -1,6 +1,7 @@
 // Validation as kube-apiserver does it for resource.k8s.io and the pod-side
-// claim fields (spec api.md section 4): the errors a client sees after the
-// hand-written and declarative validators are merged, in that order, with
+// claim fields: the errors a client sees after the hand-written validators
+// (k8s.io/kubernetes/pkg/apis/resource/validation) and the declarative ones
+// (from the +k8s: tags of k8s.io/api) are merged, in that order, with
 // kube-apiserver's paths and messages.
 #pragma once
 
@@ -18,8 +19,8 @@
 
 namespace dra::api {
 
-// The seam where the CEL engine checks selector expressions (spec 4.11,
-// steps 2 and 3). Without one, only the length limit is checked.
+// The seam where the CEL engine compiles selector expressions and checks
+// their estimated cost. Without one, only the length limit is checked.
 class SelectorChecker {
  public:
   virtual ~SelectorChecker() = default;
@@ -33,12 +34,13 @@ class SelectorChecker {
 struct ValidationOptions {
   FeatureGates gates;
   const SelectorChecker* selector_checker = nullptr;
-  // Labels of a namespace, for the admin-access check (spec 4.8); nullopt
+  // Labels of a namespace, for the admin-access check (AuthorizedForAdmin in
+  // k8s.io/kubernetes/pkg/registry/resource/utils.go); nullopt
   // when the namespace cannot be retrieved. Unset function: every namespace
   // is treated as existing without labels.
   std::function<std::optional<StringMap>(std::string_view ns)> namespace_labels;
   // The API version of the request (v1, v1beta2, v1beta1); declarative error
-  // paths use its shape (spec 4.2).
+  // paths use its shape (v1beta1: flat requests, device fields under `basic`).
   std::string request_version = "v1";
 };
 
@@ -58,18 +60,21 @@ FieldErrors ValidateResourceClaimTemplate(const ResourceClaimTemplate& tmpl,
 FieldErrors ValidateDeviceTaintRule(const DeviceTaintRule& rule, const ValidationOptions& options);
 FieldErrors ValidateDeviceTaintRuleUpdate(const DeviceTaintRule& rule, const DeviceTaintRule& old,
                                           const ValidationOptions& options);
-// The claim-related parts of Pod validation (spec 9.1).
+// The claim-related parts of Pod validation
+// (k8s.io/kubernetes/pkg/apis/core/validation).
 FieldErrors ValidatePodClaims(const Pod& pod, const ValidationOptions& options);
 
-// Registry strategies before create (spec 4.13): generation, status reset,
-// fields of disabled feature gates dropped silently.
+// Registry strategies before create (PrepareForCreate in
+// k8s.io/kubernetes/pkg/registry/resource/*/strategy.go): generation, status
+// reset, fields of disabled feature gates dropped silently.
 void PrepareForCreate(ResourceSlice& slice, const FeatureGates& gates);
 void PrepareForCreate(DeviceClass& cls, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaim& claim, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaimTemplate& tmpl, const FeatureGates& gates);
 void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& gates);
 
-// The status strategy of ResourceClaim (spec 4.9): spec and the protected
+// The status strategy of ResourceClaim (resourceclaimStatusStrategy in
+// k8s.io/kubernetes/pkg/registry/resource/resourceclaim): spec and the protected
 // metadata come from `old`, status fields of disabled gates are dropped unless
 // `old` used them, and status.devices entries of devices that `old` allocated
 // and `claim` no longer allocates are removed. Run before
@@ -77,7 +82,8 @@ void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& gates);
 void PrepareForStatusUpdate(ResourceClaim& claim, const ResourceClaim& old,
                             const FeatureGates& gates);
 
-// The DeviceTaintRule update strategy (spec 4.10): status from `old`;
+// The DeviceTaintRule update strategy (deviceTaintRuleStrategy.PrepareForUpdate
+// in k8s.io/kubernetes/pkg/registry/resource/devicetaintrule): status from `old`;
 // timeAdded set to `now` (seconds) when the effect changes and the client
 // sent the stored timeAdded; generation + 1 when the spec changed. Run before
 // ValidateDeviceTaintRuleUpdate.

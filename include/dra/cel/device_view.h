@@ -15,7 +15,7 @@
 
 namespace dra::cel {
 
-// One attribute value: exactly one of the API's value fields (spec cel.md 1.3).
+// One attribute value: exactly one of the value fields of the API's DeviceAttribute.
 // Views borrow: every span and string_view must stay valid while an
 // evaluation that can see it runs.
 struct AttributeValueView {
@@ -41,8 +41,8 @@ struct AttributeValueView {
 
 // A device as CEL sees it (variable `device`). Names are split into
 // (domain, id) at the first '/'; a name without '/' belongs to the domain
-// named after driver() (spec cel.md 1.4). Implementations must answer with
-// that split already applied.
+// named after driver(), as k8s.io/dynamic-resource-allocation cel/compile.go
+// splits names. Implementations must answer with that split already applied.
 //
 // Invariants an implementation keeps for the duration of an evaluation:
 // results are stable (same question, same answer) and returned pointers stay

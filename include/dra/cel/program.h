@@ -1,10 +1,11 @@
 // Compiling and evaluating DRA device selectors (DeviceSelector.cel.expression).
 //
 // An expression goes through four stages, each done once: parse, type-check
-// (against the DRA environment, spec cel.md sections 1-2), plan (constant
-// folding, pre-resolved attribute lookups) and then any number of cheap
-// evaluations against devices. Compile() returns an immutable Program that
-// may be shared and evaluated concurrently from several threads.
+// (against the DRA environment: the `device` variable and the Kubernetes CEL
+// libraries), plan (constant folding, pre-resolved attribute lookups) and then
+// any number of cheap evaluations against devices. Compile() returns an
+// immutable Program that may be shared and evaluated concurrently from several
+// threads.
 #pragma once
 
 #include <atomic>
@@ -19,16 +20,16 @@
 namespace dra::cel {
 
 // Upstream's per-evaluation runtime cost budget and the admission limit on
-// the estimated worst-case cost (spec cel.md 4.1).
+// the estimated worst-case cost (CELSelectorExpressionMaxCost in k8s.io/api/resource/v1).
 inline constexpr std::uint64_t kCostLimit = 1'000'000;
 // Upstream's limit on the expression text, in UTF-8 bytes (enforced by API
 // validation, not by Compile).
 inline constexpr std::size_t kMaxExpressionBytes = 10 * 1024;
 
-// Which of upstream's two environments compiles the expression (spec cel.md
-// 1.2). The allocator uses StoredExpressions; API validation of a new or
-// changed expression uses NewExpressions, whose device declaration follows
-// the feature gates below.
+// Which of upstream's two environment types (k8s.io/apiserver pkg/cel/environment)
+// compiles the expression. The allocator uses StoredExpressions; API validation
+// of a new or changed expression uses NewExpressions, whose device declaration
+// follows the feature gates below.
 enum class Environment : std::uint8_t { kStoredExpressions, kNewExpressions };
 
 struct CompileOptions {
@@ -84,7 +85,7 @@ class Program {
   virtual Result<bool> Evaluate(const DeviceView& device, EvalDetails* details = nullptr,
                                 const std::atomic<bool>* cancelled = nullptr) const = 0;
 
-  // Upstream's static worst-case cost estimate (spec cel.md 4.2). Admission
+  // Upstream's static worst-case cost estimate (cel-go's EstimateCost). Admission
   // rejects expressions whose estimate exceeds kCostLimit.
   virtual std::uint64_t estimated_max_cost() const = 0;
 

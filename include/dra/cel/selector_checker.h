@@ -1,5 +1,5 @@
-// The CEL engine behind API validation of `…cel.expression` fields (spec
-// api.md 4.11 steps 2 and 3): compile errors, non-bool results and the cost
+// The CEL engine behind API validation of `…cel.expression` fields, after the
+// 10 KiB length check: compile errors, non-bool results and the estimated-cost
 // limit, reported with kube-apiserver's error types and texts.
 #pragma once
 

@@ -98,12 +98,14 @@ std::string EncodeJson(const Spec& spec);
 // fields are errors, as in the CDI parser).
 Result<Spec> DecodeJson(std::string_view text);
 
-// "vendor/class" checks (5.3): each part starts with a letter, ends with a
-// letter or digit, inner characters letters, digits, '_', '-', '.'.
+// "vendor/class" checks, as ValidateVendorName and ValidateClassName of the CDI
+// parser (tags.cncf.io/container-device-interface/pkg/parser): each part starts
+// with a letter, ends with a letter or digit, inner characters letters, digits,
+// '_', '-', '.'.
 Status ValidateKind(std::string_view kind);
-// Device name checks (5.3).
+// Device name checks, as the CDI parser's ValidateDeviceName.
 Status ValidateDeviceName(std::string_view name);
-// "vendor/class=name" (5.4).
+// "vendor/class=name", as the CDI parser's QualifiedName and ParseQualifiedName.
 std::string QualifiedName(std::string_view kind, std::string_view device_name);
 Status ValidateQualifiedName(std::string_view qualified);
 

@@ -1,4 +1,4 @@
-// Shapes that exist only in resource.k8s.io/v1beta1 (spec api.md 6.2). They
+// Shapes that exist only in resource.k8s.io/v1beta1 (k8s.io/api/resource/v1beta1). They
 // are views over the v1 types so that one set of field tables serves both.
 #pragma once
 
@@ -75,7 +75,9 @@ inline BetaDevice ToBeta(const Device& d) {
   return out;
 }
 
-// An `exactly` is created iff any flat field is set (spec 6.2).
+// An `exactly` is created iff any flat field is set, as upstream's
+// Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest
+// (k8s.io/kubernetes/pkg/apis/resource/v1beta1/conversion.go).
 inline DeviceRequest FromBeta(BetaDeviceRequest&& r) {
   DeviceRequest out;
   out.name = std::move(r.name);

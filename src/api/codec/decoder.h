@@ -351,7 +351,7 @@ void Decoder::Read(const json::Value& v, T& out) {
       Leave(mark);
     }
   } else if constexpr (std::is_same_v<T, Device> || std::is_same_v<T, DeviceRequest>) {
-    // v1beta1 shapes these differently (spec api.md 6.2).
+    // v1beta1 shapes these differently: device fields under `basic`, flat requests.
     if (version_ == ApiVersion::kV1beta1) {
       if (v.kind == json::Kind::kNull) return;
       std::conditional_t<std::is_same_v<T, Device>, BetaDevice, BetaDeviceRequest> beta;

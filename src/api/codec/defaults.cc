@@ -1,5 +1,5 @@
-// Defaulting (spec api.md section 5): applied to the v1-shaped object with the
-// rules of the version the document was written in.
+// Defaulting (SetDefaults_* in k8s.io/kubernetes/pkg/apis/resource/<version>/defaults.go):
+// applied to the v1-shaped object with the rules of the version the document was written in.
 #include <variant>
 
 #include "dra/api/codec.h"

@@ -122,7 +122,7 @@ void Encoder::Write(const T& v) {
     }
     out_ += '}';
   } else if constexpr (std::is_same_v<T, Device> || std::is_same_v<T, DeviceRequest>) {
-    // v1beta1 shapes these differently (spec api.md 6.2).
+    // v1beta1 shapes these differently: device fields under `basic`, flat requests.
     if (version_ == ApiVersion::kV1beta1) {
       Write(ToBeta(v));
       return;

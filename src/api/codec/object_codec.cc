@@ -18,7 +18,7 @@ struct KindVersion {
   std::string api_version;
 };
 
-// Kinds served per group/version (spec api.md sections 1 and 6).
+// Kinds served per group/version (addKnownTypes in k8s.io/api/resource/*/register.go).
 bool IsResourceKind(std::string_view kind) {
   return kind == "ResourceSlice" || kind == "DeviceClass" || kind == "ResourceClaim" ||
          kind == "ResourceClaimTemplate" || kind == "DeviceTaintRule";

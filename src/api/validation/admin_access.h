@@ -1,6 +1,7 @@
 // Admin access to devices needs the `resource.kubernetes.io/admin-access:
-// true` label on the claim's namespace (spec api.md 4.8). The registry checks
-// it before validation, so these errors come first.
+// true` label on the claim's namespace (AuthorizedForAdmin and
+// AuthorizedForAdminStatus in k8s.io/kubernetes/pkg/registry/resource/utils.go).
+// The registry checks it before validation, so these errors come first.
 #pragma once
 
 #include <string_view>

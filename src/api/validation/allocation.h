@@ -1,5 +1,6 @@
-// A newly set `status.allocation` of a ResourceClaim (spec api.md 4.9). A
-// stored allocation cannot change, so only new ones are checked.
+// A newly set `status.allocation` of a ResourceClaim (validateAllocationResult
+// in k8s.io/kubernetes/pkg/apis/resource/validation). A stored allocation
+// cannot change, so only new ones are checked.
 #pragma once
 
 #include "api/validation/request_reference.h"

@@ -5,7 +5,7 @@
 namespace dra::api::validation {
 
 ApiVersion DeclarativeVersion(std::string_view request_version) {
-  // v1beta2 has the v1 shape; only v1beta1 differs (spec 6.1, 6.2).
+  // v1beta2 has the v1 shape; only v1beta1 differs.
   return request_version == "v1beta1" ? ApiVersion::kV1beta1 : ApiVersion::kV1;
 }
 

@@ -1,5 +1,6 @@
 // Bad values that are not plain strings or numbers, rendered the way
-// apimachinery renders them in field errors (spec 4.1): Go JSON of the value.
+// apimachinery renders them in field errors (Error.ErrorBody in
+// k8s.io/apimachinery/pkg/util/validation/field): Go JSON of the value.
 // Declarative validation reports versioned objects (JSON names, in the
 // request's API version); hand-written validation reports internal structs
 // (Go field names).

@@ -1,6 +1,7 @@
 // bindingConditions and bindingFailureConditions of slice devices and of
-// allocation results (spec api.md 4.4 i), under `parent` (the device or
-// result path).
+// allocation results (validateDeviceBindingParameters in
+// k8s.io/kubernetes/pkg/apis/resource/validation), under `parent` (the device
+// or result path).
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
-// The claim spec shared by ResourceClaim and ResourceClaimTemplate (spec
-// api.md 4.8), at `path` ("spec" for claims, "spec.spec" for templates).
+// The claim spec shared by ResourceClaim and ResourceClaimTemplate
+// (validateResourceClaimSpec in k8s.io/kubernetes/pkg/apis/resource/validation),
+// at `path` ("spec" for claims, "spec.spec" for templates).
 #pragma once
 
 #include <string>

@@ -1,5 +1,7 @@
-// The status of a ResourceClaim on a `/status` update (spec api.md 4.9):
-// reservedFor, status.devices and a newly set allocation.
+// The status of a ResourceClaim on a `/status` update
+// (validateResourceClaimStatusUpdate in
+// k8s.io/kubernetes/pkg/apis/resource/validation): reservedFor,
+// status.devices and a newly set allocation.
 #pragma once
 
 #include "dra/api/codec.h"

@@ -1,6 +1,7 @@
-// DeviceClass validation (spec api.md 4.7): hand-written errors, then the
-// declarative ones. Declarative rules skip data unchanged by an update; the
-// hand-written rules they cover then report with their own texts.
+// DeviceClass validation (ValidateDeviceClass, ValidateDeviceClassUpdate in
+// k8s.io/kubernetes/pkg/apis/resource/validation): hand-written errors, then
+// the declarative ones. Declarative rules skip data unchanged by an update;
+// the hand-written rules they cover then report with their own texts.
 #include <algorithm>
 #include <iterator>
 #include <string>

@@ -1,4 +1,5 @@
-// DeviceTaintRule validation (spec api.md 4.10).
+// DeviceTaintRule validation (ValidateDeviceTaintRule, ValidateDeviceTaintRuleUpdate and
+// ValidateDeviceTaintRuleStatusUpdate in k8s.io/kubernetes/pkg/apis/resource/validation).
 #include <string>
 
 #include "api/validation/error_lists.h"

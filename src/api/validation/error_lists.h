@@ -1,7 +1,9 @@
-// How kube-apiserver merges its two validators (spec api.md 4.2), modelled by
-// emitting what the client sees: hand-written (HV) errors in HV order, minus
-// those suppressed by a beta declarative twin, then the declarative (DV)
-// errors in DV order, with DV texts and paths.
+// How kube-apiserver merges its two validators
+// (ValidateDeclarativelyWithMigrationChecks in
+// k8s.io/apiserver/pkg/registry/rest/validate.go), modelled by emitting what
+// the client sees: hand-written (HV) errors in HV order, minus those
+// suppressed by a beta declarative twin, then the declarative (DV) errors in
+// DV order, with DV texts and paths.
 #pragma once
 
 #include <iterator>

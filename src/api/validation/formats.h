@@ -1,6 +1,7 @@
-// Shared string-format and sub-object validators (spec api.md sections 4.3
-// and 4.12). Each appends the errors a client would see to `errors`; the
-// "util" family says "characters", the "content" family says "bytes".
+// Shared string-format and sub-object validators. Each appends the errors a
+// client would see to `errors`; the "util" family
+// (k8s.io/apimachinery/pkg/util/validation) says "characters", the "content"
+// family (k8s.io/apimachinery/pkg/api/validate/content) says "bytes".
 #pragma once
 
 #include <cstddef>
@@ -28,8 +29,9 @@ std::string Key(std::string_view path, std::string_view key);
 std::string TruncatedKey(std::string_view path, std::string_view key, std::size_t max_len);
 std::string ExactKey(std::string_view path, std::string_view key);
 
-// Declarative union errors (spec 4.2): `members` are the JSON names of all
-// members in declaration order, `set` those that are set.
+// Declarative union errors (Union in k8s.io/apimachinery/pkg/api/validate):
+// `members` are the JSON names of all members in declaration order, `set`
+// those that are set.
 FieldError UnionNoneSet(std::string field, const std::vector<std::string_view>& members);
 FieldError UnionSeveralSet(std::string field, const std::vector<std::string_view>& set,
                            const std::vector<std::string_view>& members);
@@ -71,9 +73,10 @@ void ValidateUuid(std::string_view value, const std::string& field, FieldErrors&
 void ValidateExtendedResourceName(std::string_view value, const std::string& field,
                                   FieldErrors& errors);
 
-// Device taints of slices and DeviceTaintRules (spec 4.4 f, 4.10): the
-// hand-written key and value checks, and the declarative effect check
-// (required, then one of None, NoSchedule, NoExecute) at `field`.
+// Device taints of slices and DeviceTaintRules (validateDeviceTaint in
+// k8s.io/kubernetes/pkg/apis/resource/validation): the hand-written key and
+// value checks, and the declarative effect check (required, then one of None,
+// NoSchedule, NoExecute) at `field`.
 void ValidateDeviceTaintKeyAndValue(const DeviceTaint& taint, const std::string& path,
                                     FieldErrors& errors);
 void ValidateDeviceTaintEffect(std::string_view effect, const std::string& field,

@@ -1,6 +1,7 @@
-// The claim-related parts of Pod validation (spec api.md 9.1), in the order
-// core validation reaches them: spec.resourceClaims, the containers' and
-// then the init containers' resources.claims, status.resourceClaimStatuses.
+// The claim-related parts of Pod validation
+// (k8s.io/kubernetes/pkg/apis/core/validation), in the order core validation
+// reaches them: spec.resourceClaims, the containers' and then the init
+// containers' resources.claims, status.resourceClaimStatuses.
 #include <algorithm>
 #include <set>
 #include <string>

@@ -1,4 +1,5 @@
-// Registry strategies before create (spec api.md 4.13) for DeviceClass,
+// Registry strategies before create (PrepareForCreate in
+// k8s.io/kubernetes/pkg/registry/resource/*/strategy.go) for DeviceClass,
 // ResourceClaim and ResourceClaimTemplate. Fields of disabled feature gates
 // are dropped silently; a new object has no old one that could keep them.
 #include "dra/api/validation.h"

@@ -1,6 +1,7 @@
-// Registry strategies for ResourceSlice and DeviceTaintRule (spec api.md
-// 4.13): on create generation 1, no status, the fields of disabled feature
-// gates dropped silently, and the create warnings; the DeviceTaintRule update.
+// Registry strategies for ResourceSlice and DeviceTaintRule (strategy.go in
+// k8s.io/kubernetes/pkg/registry/resource/resourceslice and devicetaintrule):
+// on create generation 1, no status, the fields of disabled feature gates
+// dropped silently, and the create warnings; the DeviceTaintRule update.
 #include <algorithm>
 
 #include "dra/api/validation.h"
@@ -59,9 +60,9 @@ void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& /*gates*/) {
   rule.status = DeviceTaintRuleStatus{};
 }
 
-// The update strategy (spec 4.10, 4.13): status is the stored one, a changed
-// effect sent with the stored timeAdded gets the current time, and the
-// generation counts spec changes.
+// The update strategy (deviceTaintRuleStrategy.PrepareForUpdate): status is
+// the stored one, a changed effect sent with the stored timeAdded gets the
+// current time, and the generation counts spec changes.
 void PrepareForUpdate(DeviceTaintRule& rule, const DeviceTaintRule& old, std::int64_t now) {
   rule.status = old.status;
   DeviceTaint& taint = rule.spec.taint;

@@ -1,5 +1,6 @@
-// The ResourceClaim status strategy (spec api.md 4.9, 4.13): what the
-// registry does to a status update before validating it.
+// The ResourceClaim status strategy (resourceclaimStatusStrategy.PrepareForUpdate
+// in k8s.io/kubernetes/pkg/registry/resource/resourceclaim): what the registry
+// does to a status update before validating it.
 #include <algorithm>
 #include <tuple>
 

@@ -1,5 +1,6 @@
 // References from constraints, configuration and allocation results to the
-// requests of a claim: `<request>` or `<request>/<subrequest>` (spec 4.8).
+// requests of a claim: `<request>` or `<request>/<subrequest>`
+// (validateRequestNameRef in k8s.io/kubernetes/pkg/apis/resource/validation).
 #pragma once
 
 #include <map>

@@ -1,5 +1,6 @@
-// ResourceClaim validation: create (spec api.md 4.8), update and status
-// update (4.9).
+// ResourceClaim validation: create, update and status update
+// (ValidateResourceClaim, ValidateResourceClaimUpdate and
+// ValidateResourceClaimStatusUpdate in k8s.io/kubernetes/pkg/apis/resource/validation).
 #include "api/validation/admin_access.h"
 #include "api/validation/bad_values.h"
 #include "api/validation/claim_spec.h"

@@ -1,4 +1,5 @@
-// ResourceClaimTemplate validation (spec api.md 4.8): the claim spec at
+// ResourceClaimTemplate validation (ValidateResourceClaimTemplate in
+// k8s.io/kubernetes/pkg/apis/resource/validation): the claim spec at
 // `spec.spec`, and metadata for the claims it creates at `spec.metadata`.
 #include "api/validation/admin_access.h"
 #include "api/validation/bad_values.h"

@@ -1,5 +1,5 @@
-// Size limits of DeviceClass, ResourceClaim and ResourceClaimTemplate fields
-// (spec api.md section 3.8), under their upstream names.
+// Size limits of DeviceClass, ResourceClaim and ResourceClaimTemplate fields,
+// under their upstream names (k8s.io/api/resource/v1/types.go).
 #pragma once
 
 #include <cstddef>

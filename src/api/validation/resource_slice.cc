@@ -1,6 +1,7 @@
-// ResourceSlice validation (spec api.md 4.4-4.6): the hand-written checks in
-// their upstream order, then the declarative ones, as kube-apiserver reports
-// them after merging the two validators (spec 4.2).
+// ResourceSlice validation (ValidateResourceSlice, ValidateResourceSliceUpdate
+// in k8s.io/kubernetes/pkg/apis/resource/validation): the hand-written checks
+// in their upstream order, then the declarative ones, as kube-apiserver reports
+// them after merging the two validators (see error_lists.h).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -616,7 +617,7 @@ class SliceValidator {
     }
   }
 
-  // ---- Consumable capacity request policy (spec 4.6) -------------------------
+  // ---- Consumable capacity request policy (upstream validateRequestPolicy) ----
 
   void RequestPolicy(const Quantity& capacity, const CapacityRequestPolicy& policy,
                      const std::string& r) {

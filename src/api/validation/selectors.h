@@ -1,4 +1,5 @@
-// Device selectors of classes, requests and sub-requests (spec 4.11).
+// Device selectors of classes, requests and sub-requests (validateSelector and
+// validateCELExpression in k8s.io/kubernetes/pkg/apis/resource/validation).
 #pragma once
 
 #include <string>

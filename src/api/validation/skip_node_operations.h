@@ -1,5 +1,6 @@
-// skipNodeOperations of ResourceSlices and allocation results (spec api.md
-// 4.4 item 9).
+// skipNodeOperations of ResourceSlices and allocation results
+// (validateSkipNodeOperations in k8s.io/kubernetes/pkg/apis/resource/validation,
+// plus the declarative enum and uniqueness rules).
 #pragma once
 
 #include <string>

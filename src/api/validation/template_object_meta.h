@@ -1,5 +1,6 @@
 // The metadata of a ResourceClaimTemplate's spec, which is copied into the
-// claims it creates: only labels and annotations may be set (spec api.md 4.8).
+// claims it creates: only labels and annotations may be set
+// (ValidateTemplateObjectMeta in k8s.io/kubernetes/pkg/apis/core/validation).
 #pragma once
 
 #include <string>

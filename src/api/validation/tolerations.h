@@ -1,5 +1,6 @@
 // Device tolerations in requests, sub-requests and allocation results
-// (spec 4.8). No maximum count is enforced, as upstream.
+// (validateDeviceToleration in k8s.io/kubernetes/pkg/apis/resource/validation).
+// No maximum count is enforced, as upstream.
 #pragma once
 
 #include <string>
