@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, then
-#   1. formatting check (clang-format),
+#   1. formatting check (clang-format), the layering check (src/layers.txt)
+#      and the citation check (no references to notes outside the repository),
 #   2. release build, clang-tidy over src/, and every test under ctest (the
 #      differential tests and the tests against a real control plane, which
 #      need Go, in steps of their own),
@@ -14,6 +15,7 @@ cd "$root"
 fuzz_seconds=${DRA_FUZZ_SECONDS:-30}
 passed=0
 failed=0
+failed_names=()  # what failed, repeated at the very end where a log's tail shows it
 step() { echo; echo "=== $*"; }
 count() {  # count <passed> <failed>
   passed=$((passed + $1)); failed=$((failed + $2))
@@ -26,8 +28,13 @@ run_ctest() {
   local total fails
   total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
   fails=$(sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
-  if [[ -z "$total" ]]; then count 0 1; echo "ctest did not run"; rm -f "$log"; return; fi
+  if [[ -z "$total" ]]; then
+    count 0 1; failed_names+=("ctest $*: did not run"); echo "ctest did not run"; rm -f "$log"; return
+  fi
   count $((total - fails)) "$fails"
+  local name
+  while read -r name; do failed_names+=("$2: $name"); done < <(
+    sed -n '/The following tests FAILED:/,/^$/s/^[[:space:]]*[0-9]* - \(.*\)$/\1/p' "$log")
   rm -f "$log"
 }
 
@@ -35,12 +42,16 @@ step "bootstrap"
 scripts/bootstrap.sh || exit 2
 
 step "clang-format"
-if scripts/check-format.sh; then count 1 0; else count 0 1; fi
+if scripts/check-format.sh; then count 1 0; else count 0 1; failed_names+=("clang-format"); fi
+
+step "tree checks: layering (src/layers.txt) and citations"
+if scripts/check-layers.sh; then count 1 0; else count 0 1; failed_names+=("layering"); fi
+if scripts/check-citations.sh; then count 1 0; else count 0 1; failed_names+=("citations"); fi
 
 step "release build and tests"
 scripts/build.sh release || exit 2
 step "clang-tidy"
-if scripts/tidy.sh > build/clang-tidy.out 2>&1; then count 1 0; echo "clean"; else count 0 1; cat build/clang-tidy.out; fi
+if scripts/tidy.sh > build/clang-tidy.out 2>&1; then count 1 0; echo "clean"; else count 0 1; failed_names+=("clang-tidy"); cat build/clang-tidy.out; fi
 step "release tests"
 run_ctest --test-dir build --output-on-failure -j "$(nproc)" -LE 'interop|cluster'
 step "differential tests against upstream Kubernetes (label interop, docs/INTEROP.md)"
@@ -74,11 +85,13 @@ for f in build-asan/fuzz/*_fuzz; do
     echo "$name: clean, $(grep -o 'Done [0-9]* runs' "build-asan/$name.log")"
   else
     count 0 1
+    failed_names+=("$name")
     echo "$name: FAILED"; tail -40 "build-asan/$name.log"
   fi
   rm -rf "$work"
 done
 
 echo
+for name in "${failed_names[@]}"; do echo "FAILED: $name"; done
 echo "tests: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
