@@ -53,10 +53,10 @@
 #include <vector>
 
 #include "dra/api/resource.h"
-#include "dra/driver/kubelet_client.h"
 #include "dra/json/value.h"
 #include "dra/kube/kubeconfig.h"
 #include "dra/kube/resource_client.h"
+#include "driver/kubelet_client.h"
 #include "kube/test_cluster.h"
 
 namespace {

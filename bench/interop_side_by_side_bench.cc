@@ -21,8 +21,8 @@
 #include <variant>
 #include <vector>
 
+#include "allocator/scenario.h"
 #include "dra/allocator/allocator.h"
-#include "dra/allocator/scenario.h"
 #include "dra/api/feature_gates.h"
 #include "dra/api/manifest.h"
 #include "dra/cel/api_device_view.h"

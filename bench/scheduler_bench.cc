@@ -1,4 +1,5 @@
-// The scheduler_perf DRA workloads (spec scheduler.md 5.2) at upstream's
+// The scheduler_perf DRA workloads (k8s.io/kubernetes
+// test/integration/scheduler_perf/dra/performance-config.yaml) at upstream's
 // scale, 500 nodes and 5,000 scheduled pods, through the whole scheduler:
 // claims from templates, PreFilter, Filter on a thread pool, Score,
 // Reserve/PreBind, and, for steady-state workloads, pod deletion with
@@ -12,7 +13,7 @@
 #include <vector>
 
 #include "dra/scheduler/scheduler.h"
-#include "dra/scheduler/workloads.h"
+#include "scheduler/workloads.h"
 
 namespace {
 

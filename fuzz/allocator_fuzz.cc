@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string_view>
 
+#include "allocator/report.h"
+#include "allocator/scenario.h"
 #include "dra/allocator/allocator.h"
-#include "dra/allocator/report.h"
-#include "dra/allocator/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libcli11-dev libre2-dev libgmp-dev
+  libyaml-cpp-dev libfmt-dev libcli11-dev libre2-dev libgmp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang libclang-rt-14-dev clang-format clang-tidy python3 python3-yaml

@@ -3,7 +3,7 @@
 // --num-devices fake accelerators, hands each prepared device to containers
 // as environment variables through CDI, honours one opaque config field and
 // reports every device healthy.
-#include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -91,14 +91,12 @@ class MinimalDriver final : public Driver {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"minimal_driver: a DRA driver with fake accelerators", "minimal_driver"};
-  PluginFlags flags;
-  AddPluginFlags(app, flags, "minimal.example.com");
+  DriverCommandLine command_line("minimal_driver", "a DRA driver with fake accelerators",
+                                 "minimal.example.com");
   int devices = 4;
-  app.add_option("--num-devices", devices, "number of fake accelerators")
-      ->envname("NUM_DEVICES")
-      ->check(CLI::Range(0, 1024));
-  CLI11_PARSE(app, argc, argv);
+  command_line.AddIntFlag("--num-devices", "NUM_DEVICES", "number of fake accelerators", &devices,
+                          0, 1024);
+  if (std::optional<int> exit_status = command_line.Parse(argc, argv)) return *exit_status;
   MinimalDriver driver(devices);
-  return RunPluginFromFlags(driver, flags);
+  return RunPluginFromFlags(driver, command_line.flags());
 }

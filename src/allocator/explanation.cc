@@ -1,5 +1,7 @@
 #include "dra/allocator/explanation.h"
 
+#include "dra/json/build.h"
+
 namespace dra::allocator {
 
 const char* StageName(Stage stage) {
@@ -58,39 +60,37 @@ std::string ExplanationText(const Explanation& explanation) {
 }
 
 json::Value ExplanationValue(const Explanation& explanation) {
-  auto str = [](std::string v) { return json::Value::String(std::move(v)); };
-  auto num = [](std::uint64_t v) { return json::Value::Number(std::to_string(v)); };
-  auto put = [](json::Value& object, std::string key, json::Value value) {
-    object.members.push_back({std::move(key), std::move(value), {}});
-  };
+  using json::Put;
+  using json::Str;
+  using json::Uint;
   json::Value entries = json::Value::Array();
   for (const EntryExplanation& e : explanation.entries) {
     json::Value removed = json::Value::Object();
     for (int s = 0; s < kStageCount; ++s) {
-      put(removed, StageName(static_cast<Stage>(s)), num(e.removed[s]));
+      Put(removed, StageName(static_cast<Stage>(s)), Uint(e.removed[s]));
     }
     json::Value j = json::Value::Object();
-    put(j, "claim", str(e.claim));
-    put(j, "request", str(e.request));
-    put(j, "allocationMode", str(e.all_mode ? "All" : "ExactCount"));
-    put(j, "candidates", num(e.candidates));
-    put(j, "removed", std::move(removed));
-    put(j, "remaining", num(e.remaining));
-    put(j, "requested", num(e.requested));
-    put(j, "blockedBy", e.blocks ? str(StageName(e.blocking)) : json::Value());
+    Put(j, "claim", Str(e.claim));
+    Put(j, "request", Str(e.request));
+    Put(j, "allocationMode", Str(e.all_mode ? "All" : "ExactCount"));
+    Put(j, "candidates", Uint(e.candidates));
+    Put(j, "removed", std::move(removed));
+    Put(j, "remaining", Uint(e.remaining));
+    Put(j, "requested", Uint(e.requested));
+    Put(j, "blockedBy", e.blocks ? Str(StageName(e.blocking)) : json::Value());
     if (e.class_absent_here) {
-      put(j, "absentHere", str(AbsentText(e)));
+      Put(j, "absentHere", Str(AbsentText(e)));
       json::Value drivers = json::Value::Array();
-      for (const std::string& d : e.drivers_elsewhere) drivers.items.push_back(str(d));
-      put(j, "driversElsewhere", std::move(drivers));
+      for (const std::string& d : e.drivers_elsewhere) drivers.items.push_back(Str(d));
+      Put(j, "driversElsewhere", std::move(drivers));
     }
-    if (!e.note.empty()) put(j, "note", str(e.note));
+    if (!e.note.empty()) Put(j, "note", Str(e.note));
     entries.items.push_back(std::move(j));
   }
   json::Value out = json::Value::Object();
-  put(out, "node", str(explanation.node));
-  put(out, "summary", str(explanation.summary));
-  put(out, "requests", std::move(entries));
+  Put(out, "node", Str(explanation.node));
+  Put(out, "summary", Str(explanation.summary));
+  Put(out, "requests", std::move(entries));
   return out;
 }
 

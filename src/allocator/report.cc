@@ -1,15 +1,13 @@
-#include "dra/allocator/report.h"
+#include "allocator/report.h"
 
 #include "dra/api/codec.h"
+#include "dra/json/build.h"
 
 namespace dra::allocator {
 namespace {
 
-json::Value Str(std::string s) { return json::Value::String(std::move(s)); }
-
-void Add(json::Value& object, std::string key, json::Value value) {
-  object.members.push_back({std::move(key), std::move(value), {}});
-}
+using json::Put;
+using json::Str;
 
 const char* OutcomeName(Outcome o) {
   switch (o) {
@@ -56,28 +54,28 @@ Result<json::Value> AllocationResultJson(const api::AllocationResult& allocation
 Result<json::Value> ReportJson(const std::string& node, std::span<const api::ResourceClaim> claims,
                                const AllocateResult& result) {
   json::Value out = json::Value::Object();
-  Add(out, "node", Str(node));
-  Add(out, "outcome", Str(OutcomeName(result.outcome)));
-  Add(out, "steps", json::Value::Number(std::to_string(result.steps)));
+  Put(out, "node", Str(node));
+  Put(out, "outcome", Str(OutcomeName(result.outcome)));
+  Put(out, "steps", json::Value::Number(std::to_string(result.steps)));
   json::Value list = json::Value::Array();
   for (std::size_t i = 0; i < claims.size(); ++i) {
     json::Value c = json::Value::Object();
-    Add(c, "namespace", Str(claims[i].metadata.namespace_));
-    Add(c, "name", Str(claims[i].metadata.name));
+    Put(c, "namespace", Str(claims[i].metadata.namespace_));
+    Put(c, "name", Str(claims[i].metadata.name));
     if (result.outcome == Outcome::kAllocated) {
       Result<json::Value> a = AllocationResultJson(result.allocations[i]);
       if (!a.ok()) return Error{a.error()};
-      Add(c, "allocation", std::move(*a));
+      Put(c, "allocation", std::move(*a));
     }
     list.items.push_back(std::move(c));
   }
-  Add(out, "claims", std::move(list));
+  Put(out, "claims", std::move(list));
   if (result.outcome == Outcome::kError) {
-    Add(out, "error", Str(result.error));
-    Add(out, "nodeLocal", json::Value::Bool(result.node_local_error));
+    Put(out, "error", Str(result.error));
+    Put(out, "nodeLocal", json::Value::Bool(result.node_local_error));
   }
   if (result.outcome == Outcome::kUnschedulable && !result.explanation.entries.empty()) {
-    Add(out, "explanation", ExplanationValue(result.explanation));
+    Put(out, "explanation", ExplanationValue(result.explanation));
   }
   return out;
 }

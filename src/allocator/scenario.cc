@@ -1,4 +1,4 @@
-#include "dra/allocator/scenario.h"
+#include "allocator/scenario.h"
 
 #include <type_traits>
 #include <variant>

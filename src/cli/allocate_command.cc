@@ -4,11 +4,11 @@
 #include <memory>
 #include <string>
 
+#include "allocator/report.h"
+#include "allocator/scenario.h"
 #include "cli/commands.h"
 #include "cli/manifest_flags.h"
 #include "dra/allocator/allocator.h"
-#include "dra/allocator/report.h"
-#include "dra/allocator/scenario.h"
 
 namespace dra::cli {
 namespace {

@@ -1,7 +1,6 @@
 // dra cel check / dra cel eval: compile a device selector, and see which
 // devices of a set of ResourceSlices it matches and why not.
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "dra/api/manifest.h"
 #include "dra/cel/api_device_view.h"
 #include "dra/cel/program.h"
+#include "dra/json/build.h"
 
 namespace dra::cli {
 namespace {
@@ -30,8 +30,10 @@ struct EvalFlags {
 bool Compiled(const cel::Compilation& c, const std::string& output) {
   if (c.ok()) return true;
   if (output == "json") {
-    std::cout << nlohmann::ordered_json{{"valid", false}, {"error", c.error.detail}}.dump(2)
-              << "\n";
+    json::Value out = json::Value::Object();
+    json::Put(out, "valid", json::Value::Bool(false));
+    json::Put(out, "error", json::Value::String(c.error.detail));
+    std::cout << json::ToIndentedJson(out, 2) << "\n";
   } else {
     std::cout << "error: " << c.error.detail << "\n";
   }
@@ -44,10 +46,12 @@ int RunCheck(const CheckFlags& flags) {
   std::uint64_t cost = c.program->estimated_max_cost();
   bool within = cost <= cel::kCostLimit;
   if (flags.output == "json") {
-    nlohmann::ordered_json out = {
-        {"valid", within}, {"estimatedCost", cost}, {"costLimit", cel::kCostLimit}};
-    if (!within) out["error"] = "too complex, exceeds cost limit";
-    std::cout << out.dump(2) << "\n";
+    json::Value out = json::Value::Object();
+    json::Put(out, "valid", json::Value::Bool(within));
+    json::Put(out, "estimatedCost", json::Uint(cost));
+    json::Put(out, "costLimit", json::Uint(cel::kCostLimit));
+    if (!within) json::Put(out, "error", json::Value::String("too complex, exceeds cost limit"));
+    std::cout << json::ToIndentedJson(out, 2) << "\n";
   } else if (within) {
     std::cout << "ok: estimated cost " << cost << " (limit " << cel::kCostLimit << ")\n";
   } else {
@@ -70,7 +74,7 @@ int RunEval(const EvalFlags& flags) {
     std::cerr << "error: " << e.source << ": " << e.message << "\n";
     status = 2;
   }
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  json::Value results = json::Value::Array();
   std::size_t matched = 0, evaluated = 0, failed = 0;
   for (const api::ManifestDocument& doc : set.documents) {
     for (const api::DecodeError& e : doc.decoded.errors) {
@@ -94,15 +98,15 @@ int RunEval(const EvalFlags& flags) {
         if (r.ok() && *r) ++matched;
         if (!r.ok()) ++failed;
         if (flags.output == "json") {
-          nlohmann::ordered_json entry = {{"driver", slice->spec.driver},
-                                          {"pool", slice->spec.pool.name},
-                                          {"device", device.name}};
+          json::Value& entry = json::Push(results, json::Value::Object());
+          json::Put(entry, "driver", json::Value::String(slice->spec.driver));
+          json::Put(entry, "pool", json::Value::String(slice->spec.pool.name));
+          json::Put(entry, "device", json::Value::String(device.name));
           if (r.ok()) {
-            entry["result"] = *r;
+            json::Put(entry, "result", json::Value::Bool(*r));
           } else {
-            entry["error"] = r.error();
+            json::Put(entry, "error", json::Value::String(r.error()));
           }
-          results.push_back(entry);
         } else {
           std::cout << slice->spec.driver << "/" << slice->spec.pool.name << "/" << device.name
                     << ": " << (r.ok() ? (*r ? "true" : "false") : "error: " + r.error()) << "\n";
@@ -111,7 +115,7 @@ int RunEval(const EvalFlags& flags) {
     }
   }
   if (flags.output == "json") {
-    std::cout << results.dump(2) << "\n";
+    std::cout << json::ToIndentedJson(results, 2) << "\n";
   } else {
     std::cout << evaluated << " devices: " << matched << " matched, "
               << evaluated - matched - failed << " did not match, " << failed << " errors\n";

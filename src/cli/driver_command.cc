@@ -14,6 +14,7 @@
 #include "dra/api/manifest.h"
 #include "dra/driver/flags.h"
 #include "dra/driver/slice_publisher.h"
+#include "driver/cli_flags.h"
 #include "driver/example/example_driver.h"
 #include "driver/nvml/nvml_driver.h"
 

@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "allocator/report.h"
 #include "cli/commands.h"
 #include "cli/explain/pod_report.h"
 #include "cli/kube_flags.h"
 #include "cli/live_cluster.h"
 #include "cli/manifest_flags.h"
 #include "dra/allocator/allocator.h"
-#include "dra/allocator/report.h"
+#include "dra/json/build.h"
 #include "dra/json/value.h"
 #include "dra/scheduler/scheduler.h"
 
@@ -165,11 +166,8 @@ int ExplainClaim(scheduler::Scheduler& sched, explain::ReportContext& ctx, const
   const std::string key = ns + "/" + name;
   if (claim->status.allocation) {
     json::Value doc = json::Value::Object();
-    auto put = [&doc](std::string k, json::Value v) {
-      doc.members.push_back({std::move(k), std::move(v), {}});
-    };
-    put("claim", json::Value::String(key));
-    put("verdict", json::Value::String("Allocated"));
+    json::Put(doc, "claim", json::Value::String(key));
+    json::Put(doc, "verdict", json::Value::String("Allocated"));
     std::string text = "Claim " + key + ": Allocated\n";
     json::Value pods = json::Value::Array();
     std::vector<std::string> names;
@@ -177,7 +175,7 @@ int ExplainClaim(scheduler::Scheduler& sched, explain::ReportContext& ctx, const
       names.push_back(r.resource == "pods" ? ns + "/" + r.name : r.resource + "/" + r.name);
       pods.items.push_back(json::Value::String(names.back()));
     }
-    put("reservedFor", std::move(pods));
+    json::Put(doc, "reservedFor", std::move(pods));
     text += "  reserved for: " + (names.empty() ? std::string("nobody") : "");
     for (std::size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : ", ") + names[i];
     text += "\n";
@@ -186,7 +184,7 @@ int ExplainClaim(scheduler::Scheduler& sched, explain::ReportContext& ctx, const
       std::cerr << "error: " << a.error() << "\n";
       return 1;
     }
-    put("allocation", std::move(*a));
+    json::Put(doc, "allocation", std::move(*a));
     for (const api::DeviceRequestAllocationResult& r : claim->status.allocation->devices.results) {
       text += "  request " + r.request + ": " + r.driver + "/" + r.pool + "/" + r.device + "\n";
     }
@@ -194,7 +192,7 @@ int ExplainClaim(scheduler::Scheduler& sched, explain::ReportContext& ctx, const
                               ? "allocated but reserved for no pod: the next pod that uses it "
                                 "gets these devices"
                               : "allocated and in use";
-    put("summary", json::Value::String(summary));
+    json::Put(doc, "summary", json::Value::String(summary));
     text += "Summary: " + summary + "\n";
     if (output == "json") {
       std::cout << json::ToIndentedJson(doc, 2) << "\n";

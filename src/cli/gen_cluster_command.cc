@@ -1,13 +1,13 @@
 // dra gen cluster: a seeded random cluster workload (nodes with taints and
 // allocatable, devices, templates, pods) for the differential test against
-// the real kube-scheduler (include/dra/testing/cluster_workload.h).
+// the real kube-scheduler (src/testing/cluster_workload.h).
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "cli/commands.h"
-#include "dra/testing/cluster_workload.h"
+#include "testing/cluster_workload.h"
 
 namespace dra::cli {
 namespace {

@@ -1,5 +1,5 @@
 // dra gen scenario: write seeded random scenarios from the shared generator
-// (include/dra/testing/scenario_generator.h), one to standard output or many
+// (src/testing/scenario_generator.h), one to standard output or many
 // into a directory.
 #include <filesystem>
 #include <fstream>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli/commands.h"
-#include "dra/testing/scenario_generator.h"
+#include "testing/scenario_generator.h"
 
 namespace dra::cli {
 namespace {

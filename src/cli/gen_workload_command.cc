@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/commands.h"
-#include "dra/scheduler/workloads.h"
+#include "scheduler/workloads.h"
 
 namespace dra::cli {
 namespace {

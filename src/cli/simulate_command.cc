@@ -16,10 +16,10 @@
 #include "cli/manifest_flags.h"
 #include "cli/snapshot_writer.h"
 #include "dra/allocator/allocator.h"
-#include "dra/driver/node_agent_simulation.h"
 #include "dra/driver/node_inventory.h"
 #include "dra/scheduler/device_plugin_model.h"
-#include "dra/scheduler/simulation_report.h"
+#include "driver/node_agent_simulation.h"
+#include "scheduler/simulation_report.h"
 
 namespace dra::cli {
 namespace {

@@ -1,7 +1,6 @@
 // dra validate: every object checked as kube-apiserver would on create.
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "dra/api/validation.h"
 #include "dra/cel/selector_checker.h"
 #include "dra/driver/node_inventory.h"
+#include "dra/json/build.h"
 
 namespace dra::cli {
 namespace {
@@ -72,13 +72,16 @@ int Run(const ValidateFlags& flags) {
   };
 
   const bool as_json = flags.output == "json";
-  nlohmann::ordered_json report = nlohmann::ordered_json::array();
+  json::Value report = json::Value::Array();
   int valid = 0, invalid = 0;
 
   for (const api::ManifestReadError& e : set.read_errors) {
     if (as_json) {
-      report.push_back(
-          {{"file", e.source}, {"valid", false}, {"readable", false}, {"message", e.message}});
+      json::Value& entry = json::Push(report, json::Value::Object());
+      json::Put(entry, "file", json::Value::String(e.source));
+      json::Put(entry, "valid", json::Value::Bool(false));
+      json::Put(entry, "readable", json::Value::Bool(false));
+      json::Put(entry, "message", json::Value::String(e.message));
     } else {
       std::cerr << "error: " << e.source << ": " << e.message << "\n";
     }
@@ -87,14 +90,15 @@ int Run(const ValidateFlags& flags) {
     for (const api::DecodeError& e : doc.decoded.errors) {
       ++invalid;
       if (as_json) {
-        report.push_back({{"file", doc.source},
-                          {"document", doc.index},
-                          {"line", e.pos.line},
-                          {"kind", e.kind},
-                          {"name", e.name},
-                          {"valid", false},
-                          {"message", e.message},
-                          {"errors", nlohmann::json::array()}});
+        json::Value& entry = json::Push(report, json::Value::Object());
+        json::Put(entry, "file", json::Value::String(doc.source));
+        json::Put(entry, "document", json::Int(doc.index));
+        json::Put(entry, "line", json::Uint(e.pos.line));
+        json::Put(entry, "kind", json::Value::String(e.kind));
+        json::Put(entry, "name", json::Value::String(e.name));
+        json::Put(entry, "valid", json::Value::Bool(false));
+        json::Put(entry, "message", json::Value::String(e.message));
+        json::Put(entry, "errors", json::Value::Array());
       } else {
         std::cout << Where(doc, e.pos) << ": " << e.message << "\n";
       }
@@ -127,23 +131,30 @@ int Run(const ValidateFlags& flags) {
         ++invalid;
       }
       if (as_json) {
-        nlohmann::ordered_json errs = nlohmann::ordered_json::array();
-        for (const api::FieldError& e : errors) {
-          errs.push_back({{"field", e.field}, {"reason", e.Reason()}, {"message", e.Body()}});
+        json::Value& entry = json::Push(report, json::Value::Object());
+        json::Put(entry, "file", json::Value::String(doc.source));
+        json::Put(entry, "document", json::Int(doc.index));
+        json::Put(entry, "line", json::Uint(decoded.pos.line));
+        json::Put(entry, "kind", json::Value::String(std::string(kind)));
+        json::Put(entry, "name", json::Value::String(name));
+        if (namespaced) json::Put(entry, "namespace", json::Value::String(meta.namespace_));
+        json::Put(entry, "valid", json::Value::Bool(errors.empty()));
+        if (!warnings.empty()) {
+          json::Value& list = json::Put(entry, "warnings", json::Value::Array());
+          for (const std::string& w : warnings) json::Push(list, json::Value::String(w));
         }
-        nlohmann::ordered_json entry = {{"file", doc.source},
-                                        {"document", doc.index},
-                                        {"line", decoded.pos.line},
-                                        {"kind", kind},
-                                        {"name", name}};
-        if (namespaced) entry["namespace"] = meta.namespace_;
-        entry["valid"] = errors.empty();
-        if (!warnings.empty()) entry["warnings"] = warnings;
         if (!errors.empty()) {
-          entry["message"] = api::InvalidObjectMessage(kind, KindGroup(kind), name, errors);
+          json::Put(
+              entry, "message",
+              json::Value::String(api::InvalidObjectMessage(kind, KindGroup(kind), name, errors)));
         }
-        entry["errors"] = errs;
-        report.push_back(entry);
+        json::Value& errs = json::Put(entry, "errors", json::Value::Array());
+        for (const api::FieldError& e : errors) {
+          json::Value& err = json::Push(errs, json::Value::Object());
+          json::Put(err, "field", json::Value::String(e.field));
+          json::Put(err, "reason", json::Value::String(std::string(e.Reason())));
+          json::Put(err, "message", json::Value::String(e.Body()));
+        }
       } else if (!errors.empty()) {
         std::cout << Where(doc, decoded.pos) << ": " << KubectlInvalidMessage(kind, name, errors)
                   << "\n";
@@ -162,15 +173,15 @@ int Run(const ValidateFlags& flags) {
       ++invalid;
     }
     if (as_json) {
-      nlohmann::ordered_json entry = {{"file", doc.source},
-                                      {"document", doc.index},
-                                      {"line", doc.root.pos.line},
-                                      {"kind", doc.kind},
-                                      {"name", inventory ? inventory->name : ""},
-                                      {"valid", inventory.ok()}};
-      if (!inventory) entry["message"] = inventory.error();
-      entry["errors"] = nlohmann::ordered_json::array();
-      report.push_back(entry);
+      json::Value& entry = json::Push(report, json::Value::Object());
+      json::Put(entry, "file", json::Value::String(doc.source));
+      json::Put(entry, "document", json::Int(doc.index));
+      json::Put(entry, "line", json::Uint(doc.root.pos.line));
+      json::Put(entry, "kind", json::Value::String(doc.kind));
+      json::Put(entry, "name", json::Value::String(inventory ? inventory->name : ""));
+      json::Put(entry, "valid", json::Value::Bool(inventory.ok()));
+      if (!inventory) json::Put(entry, "message", json::Value::String(inventory.error()));
+      json::Put(entry, "errors", json::Value::Array());
     } else if (!inventory) {
       std::cout << where << ": " << inventory.error() << "\n";
     } else if (!flags.quiet) {
@@ -179,10 +190,13 @@ int Run(const ValidateFlags& flags) {
   }
   const int unreadable = static_cast<int>(set.read_errors.size());
   if (as_json) {
-    nlohmann::ordered_json out = {
-        {"objects", report},
-        {"summary", {{"valid", valid}, {"invalid", invalid}, {"unreadable", unreadable}}}};
-    std::cout << out.dump(2) << "\n";
+    json::Value out = json::Value::Object();
+    json::Put(out, "objects", std::move(report));
+    json::Value& summary = json::Put(out, "summary", json::Value::Object());
+    json::Put(summary, "valid", json::Int(valid));
+    json::Put(summary, "invalid", json::Int(invalid));
+    json::Put(summary, "unreadable", json::Int(unreadable));
+    std::cout << json::ToIndentedJson(out, 2) << "\n";
   } else {
     std::cout << valid << " valid, " << invalid << " invalid";
     if (unreadable > 0) std::cout << ", " << unreadable << " unreadable";

@@ -15,10 +15,16 @@
 #include <string>
 #include <type_traits>
 
+#include "dra/json/build.h"
 #include "dra/json/value.h"
 
 namespace dra::driver::cdi {
 namespace {
+
+using json::Int;
+using json::Put;
+using json::Str;
+using json::StringArray;
 
 using json::Kind;
 using json::Value;
@@ -33,7 +39,8 @@ std::string Quote(std::string_view s) {
   return out;
 }
 
-// vendor and class segments of a kind (5.3).
+// vendor and class segments of a kind (ValidateVendorName and ValidateClassName
+// in tags.cncf.io/container-device-interface/pkg/parser).
 Status ValidateKindPart(std::string_view part, std::string_view what, std::size_t max_len) {
   if (part.empty()) return Error{std::string(what) + " is empty"};
   if (part.size() > max_len) {
@@ -55,78 +62,65 @@ Status ValidateKindPart(std::string_view part, std::string_view what, std::size_
   return {};
 }
 
-Value Str(std::string s) { return Value::String(std::move(s)); }
-Value Int(std::int64_t v) { return Value::Number(std::to_string(v)); }
-
-void Add(Value& object, std::string key, Value v) {
-  object.members.push_back(json::Member{std::move(key), std::move(v), {}});
-}
-
-Value StringArray(const std::vector<std::string>& items) {
-  Value a = Value::Array();
-  for (const auto& s : items) a.items.push_back(Str(s));
-  return a;
-}
-
 Value EncodeEdits(const ContainerEdits& e) {
   Value o = Value::Object();
-  if (!e.env.empty()) Add(o, "env", StringArray(e.env));
+  if (!e.env.empty()) Put(o, "env", StringArray(e.env));
   if (!e.device_nodes.empty()) {
     Value a = Value::Array();
     for (const auto& d : e.device_nodes) {
       Value n = Value::Object();
-      Add(n, "path", Str(d.path));
-      if (!d.host_path.empty()) Add(n, "hostPath", Str(d.host_path));
-      if (!d.type.empty()) Add(n, "type", Str(d.type));
-      if (d.major) Add(n, "major", Int(*d.major));
-      if (d.minor) Add(n, "minor", Int(*d.minor));
-      if (d.file_mode) Add(n, "fileMode", Int(*d.file_mode));
-      if (!d.permissions.empty()) Add(n, "permissions", Str(d.permissions));
-      if (d.uid) Add(n, "uid", Int(*d.uid));
-      if (d.gid) Add(n, "gid", Int(*d.gid));
+      Put(n, "path", Str(d.path));
+      if (!d.host_path.empty()) Put(n, "hostPath", Str(d.host_path));
+      if (!d.type.empty()) Put(n, "type", Str(d.type));
+      if (d.major) Put(n, "major", Int(*d.major));
+      if (d.minor) Put(n, "minor", Int(*d.minor));
+      if (d.file_mode) Put(n, "fileMode", Int(*d.file_mode));
+      if (!d.permissions.empty()) Put(n, "permissions", Str(d.permissions));
+      if (d.uid) Put(n, "uid", Int(*d.uid));
+      if (d.gid) Put(n, "gid", Int(*d.gid));
       a.items.push_back(std::move(n));
     }
-    Add(o, "deviceNodes", std::move(a));
+    Put(o, "deviceNodes", std::move(a));
   }
   if (!e.mounts.empty()) {
     Value a = Value::Array();
     for (const auto& m : e.mounts) {
       Value n = Value::Object();
-      Add(n, "hostPath", Str(m.host_path));
-      Add(n, "containerPath", Str(m.container_path));
-      if (!m.options.empty()) Add(n, "options", StringArray(m.options));
-      if (!m.type.empty()) Add(n, "type", Str(m.type));
+      Put(n, "hostPath", Str(m.host_path));
+      Put(n, "containerPath", Str(m.container_path));
+      if (!m.options.empty()) Put(n, "options", StringArray(m.options));
+      if (!m.type.empty()) Put(n, "type", Str(m.type));
       a.items.push_back(std::move(n));
     }
-    Add(o, "mounts", std::move(a));
+    Put(o, "mounts", std::move(a));
   }
   if (!e.hooks.empty()) {
     Value a = Value::Array();
     for (const auto& h : e.hooks) {
       Value n = Value::Object();
-      Add(n, "hookName", Str(h.hook_name));
-      Add(n, "path", Str(h.path));
-      if (!h.args.empty()) Add(n, "args", StringArray(h.args));
-      if (!h.env.empty()) Add(n, "env", StringArray(h.env));
-      if (h.timeout) Add(n, "timeout", Int(*h.timeout));
+      Put(n, "hookName", Str(h.hook_name));
+      Put(n, "path", Str(h.path));
+      if (!h.args.empty()) Put(n, "args", StringArray(h.args));
+      if (!h.env.empty()) Put(n, "env", StringArray(h.env));
+      if (h.timeout) Put(n, "timeout", Int(*h.timeout));
       a.items.push_back(std::move(n));
     }
-    Add(o, "hooks", std::move(a));
+    Put(o, "hooks", std::move(a));
   }
   if (!e.additional_gids.empty()) {
     Value a = Value::Array();
     for (auto g : e.additional_gids) a.items.push_back(Int(g));
-    Add(o, "additionalGids", std::move(a));
+    Put(o, "additionalGids", std::move(a));
   }
   if (!e.net_devices.empty()) {
     Value a = Value::Array();
     for (const auto& d : e.net_devices) {
       Value n = Value::Object();
-      Add(n, "hostInterfaceName", Str(d.host_interface_name));
-      Add(n, "name", Str(d.name));
+      Put(n, "hostInterfaceName", Str(d.host_interface_name));
+      Put(n, "name", Str(d.name));
       a.items.push_back(std::move(n));
     }
-    Add(o, "netDevices", std::move(a));
+    Put(o, "netDevices", std::move(a));
   }
   return o;
 }
@@ -445,17 +439,17 @@ Status Validate(const Spec& spec) {
 
 std::string EncodeJson(const Spec& spec) {
   Value root = Value::Object();
-  Add(root, "cdiVersion", Str(MinimumVersion(spec)));
-  Add(root, "kind", Str(spec.kind));
+  Put(root, "cdiVersion", Str(MinimumVersion(spec)));
+  Put(root, "kind", Str(spec.kind));
   Value devices = Value::Array();
   for (const auto& d : spec.devices) {
     Value dev = Value::Object();
-    Add(dev, "name", Str(d.name));
-    Add(dev, "containerEdits", EncodeEdits(d.edits));
+    Put(dev, "name", Str(d.name));
+    Put(dev, "containerEdits", EncodeEdits(d.edits));
     devices.items.push_back(std::move(dev));
   }
-  Add(root, "devices", std::move(devices));
-  if (!spec.edits.Empty()) Add(root, "containerEdits", EncodeEdits(spec.edits));
+  Put(root, "devices", std::move(devices));
+  if (!spec.edits.Empty()) Put(root, "containerEdits", EncodeEdits(spec.edits));
   return json::ToIndentedJson(root, 2) + "\n";
 }
 

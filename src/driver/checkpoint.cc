@@ -11,64 +11,59 @@
 #include <ctime>
 
 #include "dra/driver/cdi.h"
+#include "dra/json/build.h"
 #include "dra/json/value.h"
 
 namespace dra::driver {
 namespace {
 
+using json::Put;
+using json::Str;
+using json::StringArray;
+
 using json::Value;
 
 constexpr std::string_view kFormat = "dra.driver.checkpoint/v1";
 
-void Add(Value& o, std::string key, Value v) {
-  o.members.push_back(json::Member{std::move(key), std::move(v), {}});
-}
-Value Str(std::string s) { return Value::String(std::move(s)); }
-Value Strings(const std::vector<std::string>& v) {
-  Value a = Value::Array();
-  for (const auto& s : v) a.items.push_back(Str(s));
-  return a;
-}
-
 Value EncodeAllocated(const AllocatedDevice& d) {
   Value o = Value::Object();
-  Add(o, "request", Str(d.request));
-  Add(o, "fullRequest", Str(d.full_request));
-  Add(o, "pool", Str(d.pool));
-  Add(o, "device", Str(d.device));
-  if (d.share_id) Add(o, "shareID", Str(*d.share_id));
-  Add(o, "adminAccess", Value::Bool(d.admin_access));
+  Put(o, "request", Str(d.request));
+  Put(o, "fullRequest", Str(d.full_request));
+  Put(o, "pool", Str(d.pool));
+  Put(o, "device", Str(d.device));
+  if (d.share_id) Put(o, "shareID", Str(*d.share_id));
+  Put(o, "adminAccess", Value::Bool(d.admin_access));
   Value cap = Value::Object();
-  for (const auto& [k, q] : d.consumed_capacity) Add(cap, k, Str(q.String()));
-  Add(o, "consumedCapacity", std::move(cap));
-  Add(o, "opaqueConfigs", Strings(d.opaque_configs));
+  for (const auto& [k, q] : d.consumed_capacity) Put(cap, k, Str(q.String()));
+  Put(o, "consumedCapacity", std::move(cap));
+  Put(o, "opaqueConfigs", StringArray(d.opaque_configs));
   return o;
 }
 
 Value EncodeRecord(const ClaimRecord& r) {
   Value o = Value::Object();
-  Add(o, "uid", Str(r.uid));
-  Add(o, "namespace", Str(r.namespace_));
-  Add(o, "name", Str(r.name));
-  Add(o, "state",
+  Put(o, "uid", Str(r.uid));
+  Put(o, "namespace", Str(r.namespace_));
+  Put(o, "name", Str(r.name));
+  Put(o, "state",
       Str(r.state == ClaimState::kPrepareCompleted ? "PrepareCompleted" : "PrepareStarted"));
   Value devices = Value::Array();
   for (const auto& d : r.devices) devices.items.push_back(EncodeAllocated(d));
-  Add(o, "devices", std::move(devices));
-  Add(o, "driverState", Str(r.driver_state));
-  Add(o, "cdiSpecFile", Str(r.cdi_spec_file));
-  Add(o, "cdiSpec", Str(r.cdi_spec));
+  Put(o, "devices", std::move(devices));
+  Put(o, "driverState", Str(r.driver_state));
+  Put(o, "cdiSpecFile", Str(r.cdi_spec_file));
+  Put(o, "cdiSpec", Str(r.cdi_spec));
   Value response = Value::Array();
   for (const auto& d : r.response) {
     Value e = Value::Object();
-    Add(e, "requestNames", Strings(d.request_names));
-    Add(e, "pool", Str(d.pool));
-    Add(e, "device", Str(d.device));
-    Add(e, "cdiDeviceIDs", Strings(d.cdi_device_ids));
-    if (d.share_id) Add(e, "shareID", Str(*d.share_id));
+    Put(e, "requestNames", StringArray(d.request_names));
+    Put(e, "pool", Str(d.pool));
+    Put(e, "device", Str(d.device));
+    Put(e, "cdiDeviceIDs", StringArray(d.cdi_device_ids));
+    if (d.share_id) Put(e, "shareID", Str(*d.share_id));
     response.items.push_back(std::move(e));
   }
-  Add(o, "response", std::move(response));
+  Put(o, "response", std::move(response));
   return o;
 }
 
@@ -154,14 +149,14 @@ Checkpoint::Checkpoint(std::string path) : path_(std::move(path)) {}
 
 std::string Checkpoint::Encode(const ClaimRecords& records) {
   Value data = Value::Object();
-  Add(data, "format", Str(std::string(kFormat)));
+  Put(data, "format", Str(std::string(kFormat)));
   Value claims = Value::Array();
   for (const auto& [uid, r] : records) claims.items.push_back(EncodeRecord(r));
-  Add(data, "claims", std::move(claims));
+  Put(data, "claims", std::move(claims));
   std::string text = json::ToJson(data);
   Value outer = Value::Object();
-  Add(outer, "data", Str(text));
-  Add(outer, "checksum", Value::Number(std::to_string(Crc32(text))));
+  Put(outer, "data", Str(text));
+  Put(outer, "checksum", Value::Number(std::to_string(Crc32(text))));
   return json::ToJson(outer) + "\n";
 }
 

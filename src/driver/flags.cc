@@ -9,6 +9,7 @@
 #include "dra/kube/in_cluster.h"
 #include "dra/kube/kubeconfig.h"
 #include "dra/metrics/http_server.h"
+#include "driver/cli_flags.h"
 
 namespace dra::driver {
 namespace {
@@ -153,6 +154,45 @@ void AddPluginFlags(CLI::App& app, PluginFlags& flags, const std::string& defaul
       ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
 }
+
+struct DriverCommandLine::Impl {
+  CLI::App app;
+  PluginFlags flags;
+  Impl(std::string description, std::string program)
+      : app(std::move(description), std::move(program)) {}
+};
+
+DriverCommandLine::DriverCommandLine(std::string program, std::string description,
+                                     const std::string& default_driver_name)
+    : impl_(std::make_unique<Impl>(std::move(description), std::move(program))) {
+  AddPluginFlags(impl_->app, impl_->flags, default_driver_name);
+}
+
+DriverCommandLine::~DriverCommandLine() = default;
+
+void DriverCommandLine::AddIntFlag(const std::string& name, const std::string& env,
+                                   const std::string& help, int* value, int min, int max) {
+  CLI::Option* option =
+      impl_->app.add_option(name, *value, help)->check(CLI::Range(min, max))->capture_default_str();
+  if (!env.empty()) option->envname(env);
+}
+
+void DriverCommandLine::AddStringFlag(const std::string& name, const std::string& env,
+                                      const std::string& help, std::string* value) {
+  CLI::Option* option = impl_->app.add_option(name, *value, help)->capture_default_str();
+  if (!env.empty()) option->envname(env);
+}
+
+std::optional<int> DriverCommandLine::Parse(int argc, char** argv) {
+  try {
+    impl_->app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return impl_->app.exit(e);
+  }
+  return std::nullopt;
+}
+
+PluginFlags& DriverCommandLine::flags() { return impl_->flags; }
 
 int RunPluginFromFlags(Driver& driver, PluginFlags& flags) {
   PluginOptions& options = flags.options;

@@ -3,17 +3,15 @@
 
 #include <ctime>
 
+#include "dra/json/build.h"
 #include "dra/json/value.h"
 #include "dra/kube/resource_client.h"
 
 namespace dra::driver {
 namespace {
 
-json::Value Str(std::string s) { return json::Value::String(std::move(s)); }
-
-void Put(json::Value& object, std::string key, json::Value value) {
-  object.members.push_back(json::Member{std::move(key), std::move(value), {}});
-}
+using json::Put;
+using json::Str;
 
 std::string Rfc3339(std::time_t t) {
   std::tm tm{};

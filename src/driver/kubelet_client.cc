@@ -1,4 +1,4 @@
-#include "dra/driver/kubelet_client.h"
+#include "driver/kubelet_client.h"
 
 #include <grpcpp/grpcpp.h>
 #include <sys/stat.h>
@@ -45,8 +45,9 @@ std::string Describe(const grpc::Status& s) {
   return "rpc error: code = " + name + " desc = " + s.error_message();
 }
 
-// Spec 1.5 rules 2 and 4: every answer belongs to a requested UID and every
-// requested UID is answered.
+// As the kubelet's DRA manager (prepareResources and unprepareResources in
+// k8s.io/kubernetes/pkg/kubelet/cm/dra/manager.go): every answer belongs to a
+// requested UID and every requested UID is answered.
 template <class Map>
 Status CheckAnswered(const char* rpc, const std::vector<ClaimReference>& claims,
                      const Map& answers) {

@@ -1,4 +1,4 @@
-#include "dra/driver/node_agent_simulation.h"
+#include "driver/node_agent_simulation.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,9 +15,9 @@
 #include <system_error>
 #include <utility>
 
-#include "dra/driver/kubelet_client.h"
 #include "dra/driver/plugin.h"
 #include "driver/example/example_driver.h"
+#include "driver/kubelet_client.h"
 
 namespace dra::driver {
 namespace {
@@ -362,7 +362,8 @@ NodeAgentResult SimulateNodeAgent(const NodeAgentInput& input, const NodeAgentOp
       }
     }
     if (pr.errors.empty()) {
-      // Spec 4.5: each container's CDI IDs, init containers first.
+      // Each container's CDI IDs as the kubelet's Manager.GetResources
+      // (k8s.io/kubernetes/pkg/kubelet/cm/dra) collects them; init containers first.
       const NodeAgentPod& in = input.pods[i];
       auto add = [&](const api::Container& c, bool init) {
         ContainerCdiDevices out{c.name, init, {}};

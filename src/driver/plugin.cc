@@ -19,9 +19,9 @@
 #include "dra/api/codec.h"
 #include "dra/api/validation.h"
 #include "dra/driver/cdi.h"
-#include "dra/driver/kubelet_client.h"
 #include "driver/claim_preparer.h"
 #include "driver/grpc_services.h"
+#include "driver/kubelet_client.h"
 #include "driver/publishing_loop.h"
 #include "driver/sha256.h"
 

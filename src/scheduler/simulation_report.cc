@@ -1,4 +1,4 @@
-#include "dra/scheduler/simulation_report.h"
+#include "scheduler/simulation_report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,21 +7,21 @@
 #include <unordered_map>
 
 #include "dra/allocator/explanation.h"
+#include "dra/json/build.h"
 
 namespace dra::scheduler {
 namespace {
 
+using json::Int;
+using json::Put;
+using json::Str;
+
 using json::Value;
 
-Value Str(std::string s) { return Value::String(std::move(s)); }
-Value Int(std::int64_t v) { return Value::Number(std::to_string(v)); }
 Value Num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.15g", std::isfinite(v) ? v : 0.0);
   return Value::Number(buf);
-}
-void Put(Value& obj, std::string key, Value v) {
-  obj.members.push_back({std::move(key), std::move(v), {}});
 }
 
 // Bound pods' prepare results by namespace/name.

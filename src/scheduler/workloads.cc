@@ -1,4 +1,4 @@
-#include "dra/scheduler/workloads.h"
+#include "scheduler/workloads.h"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
-#include "dra/testing/cluster_workload.h"
+#include "testing/cluster_workload.h"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <variant>
 
-#include "dra/testing/scenario_generator.h"
 #include "testing/rng.h"
+#include "testing/scenario_generator.h"
 
 namespace dra::testing {
 namespace {

@@ -1,4 +1,4 @@
-#include "dra/testing/scenario_generator.h"
+#include "testing/scenario_generator.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,7 @@
-// Helpers for allocator tests: the shared fixtures of the upstream suite
-// (spec allocator.md 18.1: node-1 with region/planet labels, class-a and
-// class-b selecting driver-a and driver-b) and compact views of results.
+// Helpers for allocator tests: the fixtures of upstream's shared allocator suite
+// (k8s.io/dynamic-resource-allocation structured/internal/allocatortesting:
+// node-1 with region/planet labels, class-a and class-b selecting driver-a and
+// driver-b) and compact views of results.
 #pragma once
 
 #include <gmock/gmock.h>
@@ -9,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "allocator/scenario.h"
 #include "dra/allocator/allocator.h"
-#include "dra/allocator/scenario.h"
 
 namespace dra::allocator::testing {
 

@@ -1,6 +1,6 @@
 // Helpers for the catalogue tests (tests/allocator/catalog_*_test.cc): one
-// test per case of upstream's shared allocator suite (spec allocator.md 18,
-// release k8s.io/dynamic-resource-allocation v0.37.2), written from the
+// test per case of upstream's shared allocator suite (k8s.io/dynamic-resource-allocation
+// structured/internal/allocatortesting, release v0.37.2), written from the
 // cases' facts as scenarios in YAML.
 //
 // Results are compared as text (Render) so that a test states the complete
@@ -25,8 +25,8 @@
 #include <string_view>
 #include <vector>
 
+#include "allocator/scenario.h"
 #include "dra/allocator/allocator.h"
-#include "dra/allocator/scenario.h"
 
 namespace dra::allocator::catalog {
 

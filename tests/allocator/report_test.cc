@@ -1,6 +1,6 @@
 // The printed forms of an outcome (docs/ALLOCATE.md): AllocationResult in
 // Kubernetes JSON, the report tree and text.
-#include "dra/allocator/report.h"
+#include "allocator/report.h"
 
 #include <gtest/gtest.h>
 

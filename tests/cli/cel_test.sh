@@ -8,8 +8,12 @@ out=$("$dra" cel check 'device.driver'); rc=$?
 [[ $rc -eq 1 && $out == "error: must evaluate to bool or the unknown type, not string" ]] ||
   fail "check non-bool: $rc $out"
 out=$("$dra" cel check -o json '1 +'); rc=$?
-[[ $rc -eq 1 && $out == *'"error": "compilation failed: ERROR: <input>:1:4: Syntax error'* ]] ||
-  fail "check syntax error json: $rc $out"
+[[ $rc -eq 1 ]] && python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["valid"] is False, r
+assert r["error"].startswith("compilation failed: ERROR: <input>:1:4: Syntax error"), r
+' "$out" || fail "check syntax error json: $rc $out"
 
 out=$("$dra" cel eval 'device.capacity["gpu.example.com"].memory.compareTo(quantity("50Gi")) > 0' \
       -f examples/gpu-cluster/slices.yaml); rc=$?

@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "dra/driver/cdi.h"
-#include "dra/driver/kubelet_client.h"
 #include "dra/driver/plugin.h"
 #include "dra/json/value.h"
+#include "driver/kubelet_client.h"
 #include "kubelet/dra-health/v1/api.grpc.pb.h"
 #include "kubelet/dra-health/v1alpha1/api.grpc.pb.h"
 #include "kubelet/dra/v1/api.grpc.pb.h"

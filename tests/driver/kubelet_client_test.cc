@@ -1,6 +1,6 @@
 // The kubelet client (dra/driver/kubelet_client.h) against the SDK's plugin
 // and against a scripted plugin that breaks the kubelet's rules.
-#include "dra/driver/kubelet_client.h"
+#include "driver/kubelet_client.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The kubelet's part on simulated nodes (dra/driver/node_agent_simulation.h):
 // example drivers over real sockets, CDI IDs per container, failures.
-#include "dra/driver/node_agent_simulation.h"
+#include "driver/node_agent_simulation.h"
 
 #include <gtest/gtest.h>
 

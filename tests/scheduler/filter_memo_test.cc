@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dra/scheduler/scheduler.h"
-#include "dra/scheduler/workloads.h"
+#include "scheduler/workloads.h"
 #include "workload_test_util.h"
 
 namespace dra::scheduler {

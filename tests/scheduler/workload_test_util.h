@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "dra/scheduler/cluster.h"
-#include "dra/scheduler/workloads.h"
+#include "scheduler/workloads.h"
 
 namespace dra::scheduler {
 

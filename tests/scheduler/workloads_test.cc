@@ -1,6 +1,6 @@
 // Every scheduler_perf workload, scaled down, simulates to completion: all
 // init and measured pods are bound.
-#include "dra/scheduler/workloads.h"
+#include "scheduler/workloads.h"
 
 #include <gtest/gtest.h>
 

@@ -25,8 +25,8 @@
 // `dra simulate --prepare`.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dra/driver/plugin.h"
@@ -68,8 +68,6 @@ struct ControllerFlags {
   std::string retry_period = "5s";
 };
 
-void AddControllerFlags(CLI::App& app, ControllerFlags& flags);
-
 // Runs `driver` as the controller (RunController) in Kubernetes mode with the
 // connection, metrics and resync flags of `plugin`; --node-name and the
 // kubelet paths are not used. Bad flags: exit status 2.
@@ -78,9 +76,37 @@ int RunControllerFromFlags(Driver& driver, PluginFlags& plugin, const Controller
 // Kubernetes mode: whether no --claims file was given.
 inline bool KubernetesMode(const PluginFlags& flags) { return flags.claims_path.empty(); }
 
-// Adds the flags above to `app`, bound to `flags`. `default_driver_name`
-// pre-fills --driver-name (empty = the flag is required).
-void AddPluginFlags(CLI::App& app, PluginFlags& flags, const std::string& default_driver_name = "");
+// A driver program's command line: the flags above, plus the driver's own.
+// `default_driver_name` pre-fills --driver-name (empty = the flag is
+// required). Not thread-safe; the pointers given to Add*Flag must outlive
+// Parse.
+class DriverCommandLine {
+ public:
+  DriverCommandLine(std::string program, std::string description,
+                    const std::string& default_driver_name = "");
+  ~DriverCommandLine();
+  DriverCommandLine(const DriverCommandLine&) = delete;
+  DriverCommandLine& operator=(const DriverCommandLine&) = delete;
+
+  // A flag of the driver's own ("--name"), also read from the environment
+  // variable `env` unless it is empty; `*value` holds the default. Values
+  // outside [min, max] are rejected.
+  void AddIntFlag(const std::string& name, const std::string& env, const std::string& help,
+                  int* value, int min, int max);
+  void AddStringFlag(const std::string& name, const std::string& env, const std::string& help,
+                     std::string* value);
+
+  // Parses the command line: std::nullopt when the driver should run, else
+  // the exit status to return at once (0 after --help; non-zero, with the
+  // error on stderr, for bad flags).
+  std::optional<int> Parse(int argc, char** argv);
+
+  PluginFlags& flags();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Builds the claim source, publisher, status writer, metrics and HTTP
 // endpoints the flags name and runs the plugin until SIGTERM/SIGINT

@@ -6,8 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "allocator/report.h"
 #include "dra/allocator/explanation.h"
-#include "dra/allocator/report.h"
 
 namespace dra::cli::explain {
 namespace {

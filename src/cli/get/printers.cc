@@ -6,29 +6,22 @@
 #include <string_view>
 
 #include "api/codec/time_format.h"
+#include "dra/json/build.h"
 
 namespace dra::cli::get {
 namespace {
 
+using json::Int;
+using json::Put;
+using json::StringArray;
+
 using json::Value;
-
-void Add(Value& object, std::string key, Value value) {
-  object.members.push_back({std::move(key), std::move(value), {}});
-}
-
-Value Int(std::int64_t n) { return Value::Number(std::to_string(n)); }
-
-Value StringArray(const std::vector<std::string>& items) {
-  Value out = Value::Array();
-  for (const std::string& s : items) out.items.push_back(Value::String(s));
-  return out;
-}
 
 Value ListDocument(std::string_view kind, Value items) {
   Value out = Value::Object();
-  Add(out, "kind", Value::String(std::string(kind)));
-  Add(out, "apiVersion", Value::String(kListApiVersion));
-  Add(out, "items", std::move(items));
+  Put(out, "kind", Value::String(std::string(kind)));
+  Put(out, "apiVersion", Value::String(kListApiVersion));
+  Put(out, "items", std::move(items));
   return out;
 }
 
@@ -102,15 +95,15 @@ std::string ClaimsText(const DeviceRow& row) {
 
 Value AttributeJson(const api::DeviceAttribute& a) {
   Value out = Value::Object();
-  if (a.int_value) Add(out, "int", Value::Number(std::to_string(*a.int_value)));
-  if (a.bool_value) Add(out, "bool", Value::Bool(*a.bool_value));
-  if (a.string_value) Add(out, "string", Value::String(*a.string_value));
-  if (a.version_value) Add(out, "version", Value::String(*a.version_value));
+  if (a.int_value) Put(out, "int", Value::Number(std::to_string(*a.int_value)));
+  if (a.bool_value) Put(out, "bool", Value::Bool(*a.bool_value));
+  if (a.string_value) Put(out, "string", Value::String(*a.string_value));
+  if (a.version_value) Put(out, "version", Value::String(*a.version_value));
   auto list = [&](const char* key, const auto& values, auto make) {
     if (values.nil()) return;
     Value arr = Value::Array();
     for (const auto& v : values) arr.items.push_back(make(v));
-    Add(out, key, std::move(arr));
+    Put(out, key, std::move(arr));
   };
   list("ints", a.int_values, [](std::int64_t v) { return Value::Number(std::to_string(v)); });
   list("bools", a.bool_values, [](bool v) { return Value::Bool(v); });
@@ -121,58 +114,58 @@ Value AttributeJson(const api::DeviceAttribute& a) {
 
 Value QuantityMapJson(const std::map<std::string, api::Quantity>& q) {
   Value out = Value::Object();
-  for (const auto& [name, value] : q) Add(out, name, Value::String(value.String()));
+  for (const auto& [name, value] : q) Put(out, name, Value::String(value.String()));
   return out;
 }
 
 Value DeviceJson(const DeviceRow& row) {
   Value out = Value::Object();
-  Add(out, "driver", Value::String(row.driver()));
-  Add(out, "pool", Value::String(row.pool()));
-  Add(out, "device", Value::String(row.name()));
-  Add(out, "node", Value::String(row.node));
+  Put(out, "driver", Value::String(row.driver()));
+  Put(out, "pool", Value::String(row.pool()));
+  Put(out, "device", Value::String(row.name()));
+  Put(out, "node", Value::String(row.node));
   Value attributes = Value::Object();
   for (const auto& [name, value] : row.device->attributes) {
-    Add(attributes, name, AttributeJson(value));
+    Put(attributes, name, AttributeJson(value));
   }
-  Add(out, "attributes", std::move(attributes));
+  Put(out, "attributes", std::move(attributes));
   std::map<std::string, api::Quantity> capacity;
   for (const auto& [name, c] : row.device->capacity) capacity.emplace(name, c.value);
-  Add(out, "capacity", QuantityMapJson(capacity));
+  Put(out, "capacity", QuantityMapJson(capacity));
   Value taints = Value::Array();
   for (const RowTaint& t : row.taints) {
     Value taint = Value::Object();
-    Add(taint, "key", Value::String(t.taint->key));
-    if (!t.taint->value.empty()) Add(taint, "value", Value::String(t.taint->value));
-    Add(taint, "effect", Value::String(t.taint->effect));
+    Put(taint, "key", Value::String(t.taint->key));
+    if (!t.taint->value.empty()) Put(taint, "value", Value::String(t.taint->value));
+    Put(taint, "effect", Value::String(t.taint->effect));
     if (!t.taint->time_added.IsZero()) {
-      Add(taint, "timeAdded", Value::String(api::codec::FormatRfc3339(t.taint->time_added)));
+      Put(taint, "timeAdded", Value::String(api::codec::FormatRfc3339(t.taint->time_added)));
     }
-    if (!t.rule.empty()) Add(taint, "rule", Value::String(std::string(t.rule)));
+    if (!t.rule.empty()) Put(taint, "rule", Value::String(std::string(t.rule)));
     taints.items.push_back(std::move(taint));
   }
-  Add(out, "taints", std::move(taints));
-  Add(out, "allocated", Value::Bool(row.allocated));
-  Add(out, "claims", StringArray(row.claims));
-  Add(out, "adminAccessClaims", StringArray(row.admin_access_claims));
-  Add(out, "pods", StringArray(row.pods));
+  Put(out, "taints", std::move(taints));
+  Put(out, "allocated", Value::Bool(row.allocated));
+  Put(out, "claims", StringArray(row.claims));
+  Put(out, "adminAccessClaims", StringArray(row.admin_access_claims));
+  Put(out, "pods", StringArray(row.pods));
   if (!row.device->consumes_counters.empty()) {
     Value consumed = Value::Array();
     for (const api::DeviceCounterConsumption& c : row.device->consumes_counters) {
       Value entry = Value::Object();
-      Add(entry, "counterSet", Value::String(c.counter_set));
+      Put(entry, "counterSet", Value::String(c.counter_set));
       Value counters = Value::Object();
       for (const auto& [name, counter] : c.counters) {
         Value v = Value::Object();
-        Add(v, "value", Value::String(counter.value.String()));
-        Add(counters, name, std::move(v));
+        Put(v, "value", Value::String(counter.value.String()));
+        Put(counters, name, std::move(v));
       }
-      Add(entry, "counters", std::move(counters));
+      Put(entry, "counters", std::move(counters));
       consumed.items.push_back(std::move(entry));
     }
-    Add(out, "consumedCounters", std::move(consumed));
+    Put(out, "consumedCounters", std::move(consumed));
   }
-  if (row.shared) Add(out, "capacityLeft", QuantityMapJson(row.capacity_left));
+  if (row.shared) Put(out, "capacityLeft", QuantityMapJson(row.capacity_left));
   return out;
 }
 
@@ -299,17 +292,17 @@ json::Value PoolListJson(const std::vector<PoolRow>& rows) {
   Value items = Value::Array();
   for (const PoolRow& row : rows) {
     Value p = Value::Object();
-    Add(p, "driver", Value::String(row.driver));
-    Add(p, "pool", Value::String(row.pool));
-    Add(p, "node", Value::String(row.node));
-    Add(p, "generation", Int(row.generation));
-    Add(p, "slices", Int(row.slices));
-    Add(p, "resourceSliceCount", Int(row.resource_slice_count));
-    Add(p, "complete", Value::Bool(row.complete));
-    Add(p, "devices", Int(row.devices));
-    Add(p, "allocated", Int(row.allocated));
-    Add(p, "free", Int(row.free));
-    Add(p, "tainted", Int(row.tainted));
+    Put(p, "driver", Value::String(row.driver));
+    Put(p, "pool", Value::String(row.pool));
+    Put(p, "node", Value::String(row.node));
+    Put(p, "generation", Int(row.generation));
+    Put(p, "slices", Int(row.slices));
+    Put(p, "resourceSliceCount", Int(row.resource_slice_count));
+    Put(p, "complete", Value::Bool(row.complete));
+    Put(p, "devices", Int(row.devices));
+    Put(p, "allocated", Int(row.allocated));
+    Put(p, "free", Int(row.free));
+    Put(p, "tainted", Int(row.tainted));
     items.items.push_back(std::move(p));
   }
   return ListDocument("PoolList", std::move(items));
@@ -319,23 +312,23 @@ json::Value ClaimListJson(const std::vector<ClaimRow>& rows) {
   Value items = Value::Array();
   for (const ClaimRow& row : rows) {
     Value c = Value::Object();
-    Add(c, "namespace", Value::String(row.namespace_()));
-    Add(c, "name", Value::String(row.name()));
-    Add(c, "state", Value::String(std::string(row.state)));
+    Put(c, "namespace", Value::String(row.namespace_()));
+    Put(c, "name", Value::String(row.name()));
+    Put(c, "state", Value::String(std::string(row.state)));
     Value devices = Value::Array();
     for (const auto* r : row.devices) {
       Value d = Value::Object();
-      Add(d, "request", Value::String(r->request));
-      Add(d, "driver", Value::String(r->driver));
-      Add(d, "pool", Value::String(r->pool));
-      Add(d, "device", Value::String(r->device));
-      if (r->admin_access.value_or(false)) Add(d, "adminAccess", Value::Bool(true));
-      if (r->share_id) Add(d, "shareID", Value::String(*r->share_id));
+      Put(d, "request", Value::String(r->request));
+      Put(d, "driver", Value::String(r->driver));
+      Put(d, "pool", Value::String(r->pool));
+      Put(d, "device", Value::String(r->device));
+      if (r->admin_access.value_or(false)) Put(d, "adminAccess", Value::Bool(true));
+      if (r->share_id) Put(d, "shareID", Value::String(*r->share_id));
       devices.items.push_back(std::move(d));
     }
-    Add(c, "devices", std::move(devices));
-    Add(c, "pods", StringArray(row.pods));
-    if (!row.node.empty()) Add(c, "node", Value::String(row.node));
+    Put(c, "devices", std::move(devices));
+    Put(c, "pods", StringArray(row.pods));
+    if (!row.node.empty()) Put(c, "node", Value::String(row.node));
     items.items.push_back(std::move(c));
   }
   return ListDocument("ClaimList", std::move(items));

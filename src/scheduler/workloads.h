@@ -1,8 +1,10 @@
-// The DRA workloads of Kubernetes' scheduler_perf (spec scheduler.md 5.2) as
-// manifests, at any scale: the same node template, device inventory, classes
-// and claim shapes, so our benchmark and `dra simulate` run what upstream
-// measures. Upstream's pre-allocated init claims are written as init pods
-// scheduled first; steady-state workloads list the pods that stay pending.
+// The DRA workloads of Kubernetes' scheduler_perf
+// (k8s.io/kubernetes/test/integration/scheduler_perf/dra/performance-config.yaml
+// and its sub-directories) as manifests, at any scale: the same node template,
+// device inventory, classes and claim shapes, so our benchmark and
+// `dra simulate` run what upstream measures. Upstream's pre-allocated init
+// claims are written as init pods scheduled first; steady-state workloads list
+// the pods that stay pending.
 #pragma once
 
 #include <string>

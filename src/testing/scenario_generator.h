@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "dra/allocator/scenario.h"
+#include "allocator/scenario.h"
 #include "dra/api/codec.h"
 #include "dra/api/feature_gates.h"
 #include "dra/util/result.h"
