@@ -1,5 +1,7 @@
 #include "cel/utf8.h"
 
+#include "dra/json/value.h"
+
 namespace dra::cel {
 
 std::size_t Utf8SequenceLength(std::string_view s) {
@@ -15,44 +17,10 @@ std::size_t CountCodePoints(std::string_view s) {
 }
 
 char32_t DecodeUtf8(std::string_view s, std::size_t* pos) {
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  std::size_t i = *pos;
-  unsigned char c = byte(i);
-  if (c < 0x80) {
-    *pos = i + 1;
-    return c;
-  }
-  int extra;
-  char32_t cp;
-  char32_t min;
-  if ((c & 0xE0) == 0xC0) {
-    extra = 1, cp = c & 0x1F, min = 0x80;
-  } else if ((c & 0xF0) == 0xE0) {
-    extra = 2, cp = c & 0x0F, min = 0x800;
-  } else if ((c & 0xF8) == 0xF0) {
-    extra = 3, cp = c & 0x07, min = 0x10000;
-  } else {
-    *pos = i + 1;
-    return 0xFFFD;
-  }
-  if (i + static_cast<std::size_t>(extra) >= s.size()) {
-    *pos = i + 1;
-    return 0xFFFD;
-  }
-  for (int k = 1; k <= extra; ++k) {
-    unsigned char cc = byte(i + static_cast<std::size_t>(k));
-    if ((cc & 0xC0) != 0x80) {
-      *pos = i + 1;
-      return 0xFFFD;
-    }
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    *pos = i + 1;
-    return 0xFFFD;
-  }
-  *pos = i + 1 + static_cast<std::size_t>(extra);
-  return cp;
+  // Go's utf8.DecodeRuneInString, as cel-go's strings see it.
+  json::DecodedRune r = json::DecodeUtf8Rune(s.substr(*pos));
+  *pos += r.size;
+  return r.rune;
 }
 
 void AppendUtf8(char32_t c, std::string* out) {

@@ -1,7 +1,6 @@
 // The file and stream ResourceSlice publishers.
 #include <unistd.h>
 
-#include <random>
 #include <set>
 
 #include "dra/api/codec.h"
@@ -9,25 +8,21 @@
 #include "dra/driver/cdi.h"
 #include "dra/driver/slice_publisher.h"
 #include "dra/json/value.h"
+#include "dra/util/random.h"
 
 namespace dra::driver {
 namespace {
 
-// Gives unnamed slices generateName plus a random 5-character suffix from the
-// API server's alphabet, unique within the set.
+// Gives unnamed slices a name from their generateName as the API server
+// would (util::GenerateName), unique within the set.
 void AssignNames(std::vector<api::ResourceSlice>& slices) {
-  static constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
   std::set<std::string> names;
   for (const auto& s : slices) names.insert(s.metadata.name);
-  std::random_device rd;
-  std::mt19937 rng(rd());
-  std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
+  util::SplitMix64 rng(util::RandomSeed());
   for (auto& s : slices) {
     if (!s.metadata.name.empty()) continue;
     do {
-      std::string suffix;
-      for (int i = 0; i < 5; ++i) suffix += kAlphabet[pick(rng)];
-      s.metadata.name = s.metadata.generate_name + suffix;
+      s.metadata.name = util::GenerateName(s.metadata.generate_name, rng);
     } while (!names.insert(s.metadata.name).second);
   }
 }

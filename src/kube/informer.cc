@@ -8,12 +8,12 @@
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <shared_mutex>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dra/util/random.h"
 #include "kube/wire.h"
 
 namespace dra::kube {
@@ -45,7 +45,7 @@ bool IsTooLargeResourceVersion(const ApiError& e) {
 // DelayWithReset(reset): each delay is the current step jittered to [d, 2d).
 class Backoff {
  public:
-  Backoff(const InformerOptions& o, std::mt19937_64& rng)
+  Backoff(const InformerOptions& o, util::SplitMix64& rng)
       : initial_(o.backoff_initial), cap_(o.backoff_cap), reset_(o.backoff_reset), rng_(rng) {}
 
   Clock::duration Next() {
@@ -54,15 +54,14 @@ class Backoff {
     last_ = now;
     Clock::duration d = step_;
     step_ = std::min<Clock::duration>(step_ * 2, cap_);
-    std::uniform_real_distribution<double> jitter(0.0, 1.0);
-    return d + std::chrono::duration_cast<Clock::duration>(d * jitter(rng_));
+    return d + std::chrono::duration_cast<Clock::duration>(d * rng_.NextDouble());
   }
 
  private:
   Clock::duration initial_, cap_, reset_;
   Clock::duration step_{initial_};
   Clock::time_point last_ = Clock::now();
-  std::mt19937_64& rng_;
+  util::SplitMix64& rng_;
 };
 
 }  // namespace
@@ -108,7 +107,7 @@ struct InformerCore::State {
   std::atomic<bool> stop{false};
   std::thread reflector;
   std::thread dispatcher;
-  std::mt19937_64 rng{std::random_device{}()};
+  util::SplitMix64 rng{util::RandomSeed()};
   bool listed_once = false;  // reflector thread only
 
   // Sleeps for `d` or until Stop(); false when stopped.
@@ -284,7 +283,6 @@ bool InformerCore::State::HandleEvent(WatchEvent&& event) {
 }
 
 void InformerCore::State::WatchLoop(Backoff& backoff) {
-  std::uniform_real_distribution<double> spread(0.0, 1.0);
   while (!stop.load()) {
     ListOptions lo;
     {
@@ -293,7 +291,7 @@ void InformerCore::State::WatchLoop(Backoff& backoff) {
       ++stats.watches;
     }
     double min_s = std::chrono::duration<double>(options.min_watch_timeout).count();
-    lo.timeout_seconds = static_cast<std::int64_t>(min_s + spread(rng) * min_s);
+    lo.timeout_seconds = static_cast<std::int64_t>(min_s + rng.NextDouble() * min_s);
     lo.allow_watch_bookmarks = true;
     // Watching from "" or "0" starts with synthetic ADDED events in no
     // resourceVersion order: the resourceVersion is recorded only after the

@@ -8,8 +8,9 @@
 #include <ctime>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <thread>
+
+#include "dra/util/random.h"
 
 namespace dra::kube {
 namespace {
@@ -120,7 +121,7 @@ Result<std::string> HostnameIdentity() {
 struct LeaderElector::State {
   std::shared_ptr<LeaseLock> lock;
   LeaderElectionConfig config;
-  std::mt19937_64 rng{std::random_device{}()};
+  util::SplitMix64 rng{util::RandomSeed()};
 
   mutable std::mutex mu;  // guards the fields below and stop's waits
   std::condition_variable cv;
@@ -263,13 +264,12 @@ bool LeaderElector::State::TryRelease(SteadyClock::time_point deadline) {
 }
 
 bool LeaderElector::State::Acquire() {
-  std::uniform_real_distribution<double> jitter(0.0, kJitterFactor);
   while (!Stopped()) {
     bool ok = TryAcquireOrRenew();
     MaybeReportTransition();
     if (ok) return true;
-    auto wait = std::chrono::duration_cast<SteadyClock::duration>(config.retry_period *
-                                                                  (1.0 + jitter(rng)));
+    auto wait = std::chrono::duration_cast<SteadyClock::duration>(
+        config.retry_period * (1.0 + kJitterFactor * rng.NextDouble()));
     if (!SleepUntil(SteadyClock::now() + wait)) return false;
   }
   return false;

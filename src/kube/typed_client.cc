@@ -1,12 +1,12 @@
 // TypedClient: dra's typed objects over the version the server speaks;
 // discovery of that version; conflict retries; pod binding.
 #include <chrono>
-#include <random>
 #include <string>
 #include <thread>
 #include <utility>
 
 #include "dra/kube/resource_client.h"
+#include "dra/util/random.h"
 #include "kube/wire.h"
 
 namespace dra::kube {
@@ -239,13 +239,12 @@ ApiResult<api::Object> TypedClient::Write(const api::Object& object, bool create
 }
 
 ApiStatus RetryOnConflict(const std::function<ApiStatus()>& attempt, int steps) {
-  std::mt19937_64 rng(std::random_device{}());
-  std::uniform_real_distribution<double> jitter(0.0, 0.1);
+  util::SplitMix64 rng(util::RandomSeed());
   for (int i = 0;; ++i) {
     ApiStatus s = attempt();
     if (s.ok() || !s.error().IsConflict() || i + 1 >= steps) return s;
     // 10 ms plus up to 10% (DefaultRetry), not after the last attempt.
-    auto sleep = std::chrono::duration<double, std::milli>(10.0 * (1.0 + jitter(rng)));
+    auto sleep = std::chrono::duration<double, std::milli>(10.0 * (1.0 + 0.1 * rng.NextDouble()));
     std::this_thread::sleep_for(sleep);
   }
 }

@@ -6,18 +6,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "dra/util/random.h"
+
 namespace dra::testing {
 
-// SplitMix64: tiny, fast, and identical everywhere (unlike std distributions).
+// util::SplitMix64 with the generators' own seeding (the seed is spread over
+// the state first) and the draws they use.
 class Rng {
  public:
-  explicit Rng(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  explicit Rng(std::uint64_t seed) : bits_(seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL) {}
+  std::uint64_t Next() { return bits_.Next(); }
   // Uniform in [0, n); n > 0.
   int Below(int n) { return n <= 1 ? 0 : static_cast<int>(Next() % static_cast<std::uint64_t>(n)); }
   // Uniform in [lo, hi].
@@ -25,7 +23,7 @@ class Rng {
   bool Chance(double p) {
     if (p <= 0) return false;
     if (p >= 1) return true;
-    return static_cast<double>(Next() >> 11) * (1.0 / 9007199254740992.0) < p;
+    return bits_.NextDouble() < p;
   }
   template <class T>
   const T& Pick(const std::vector<T>& v) {
@@ -33,7 +31,7 @@ class Rng {
   }
 
  private:
-  std::uint64_t state_;
+  util::SplitMix64 bits_;
 };
 
 }  // namespace dra::testing

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "dra/util/random.h"
+
 namespace dra::driver::example {
 namespace {
 
@@ -26,22 +28,11 @@ std::uint64_t Fnv1a(std::string_view s) {
   return h;
 }
 
-std::uint64_t SplitMix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 std::string Uuid(std::uint64_t seed) {
-  std::uint64_t state = seed;
-  std::uint64_t hi = SplitMix(state);
-  std::uint64_t lo = SplitMix(state);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "GPU-%08x-%04x-%04x-%04x-%012llx", unsigned(hi >> 32),
-                unsigned((hi >> 16) & 0xffff), unsigned(hi & 0xffff), unsigned(lo >> 48),
-                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-  return buf;
+  util::SplitMix64 rng(seed);
+  std::uint64_t hi = rng.Next();
+  std::uint64_t lo = rng.Next();
+  return "GPU-" + util::FormatUuid(hi, lo);
 }
 
 api::DeviceAttribute StringAttr(std::string_view v) {
