@@ -1,7 +1,9 @@
 // A kube-scheduler over an in-memory cluster with the DynamicResources
-// plugin's semantics (spec scheduler.md sections 1 and 2), plus the parts of
-// the resource-claim controller it depends on: claims generated from
-// templates, reservedFor pruning and deallocation when pods finish.
+// plugin's semantics (dynamicresources in
+// k8s.io/kubernetes/pkg/scheduler/framework/plugins), plus the parts of the
+// resource-claim controller (k8s.io/kubernetes/pkg/controller/resourceclaim)
+// it depends on: claims generated from templates, reservedFor pruning and
+// deallocation when pods finish.
 //
 // One Allocator indexes the cluster's slices, classes and taint rules once;
 // one AllocatedState holds every device in use (committed allocations and
@@ -134,6 +136,18 @@ struct SchedulerStats {
   std::uint64_t filter_ns = 0;    // of which node filtering (node fit + DRA)
 };
 
+// Thread safety: none. A Scheduler is used from one thread at a time; its
+// members must not run concurrently, const ones included (Filter's worker
+// threads are internal and have stopped when a member returns).
+// Lifetime of what it hands out:
+//   - pods(), FindPod(): the vector and the records stay valid until the next
+//     AddPod (which may grow the vector); a record's contents change with
+//     Run, FinishPod, DeletePod, EvictTaintedPods and ExplainPod.
+//   - Claims(), FindClaim(): the pointers stay valid until the claim is
+//     deleted (a generated claim, when its pod finishes) or the Scheduler is
+//     destroyed; the claims' status changes with every scheduling call.
+//   - nodes(), cluster(), stats(), allocator(): valid for the Scheduler's
+//     life (stats() changes as pods are scheduled).
 class Scheduler {
  public:
   Scheduler(Cluster cluster, SchedulerOptions options);
