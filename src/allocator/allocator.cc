@@ -1,5 +1,6 @@
 #include "dra/allocator/allocator.h"
 
+#include <atomic>
 #include <mutex>
 
 #include "allocator/allocated_state.h"
@@ -42,6 +43,7 @@ struct Allocator::Impl {
       for (const api::ResourceClaim& claim : inventory.snapshot().allocated_claims) {
         if (claim.status.allocation) in_use->Apply(*claim.status.allocation, true);
       }
+      in_use_built.store(in_use.get(), std::memory_order_release);
     });
     return *in_use;
   }
@@ -52,8 +54,11 @@ struct Allocator::Impl {
   SelectorCache selectors;
   NodePoolsCache nodes;
   // The snapshot's allocated claims, for calls without an explicit state.
+  // Written once, inside in_use_once; in_use_built publishes it to readers
+  // that must not wait for or trigger the build (MemoryBytes).
   std::once_flag in_use_once;
   std::unique_ptr<AllocatedState::Impl> in_use;
+  std::atomic<const AllocatedState::Impl*> in_use_built{nullptr};
 };
 
 Allocator::Allocator(Snapshot snapshot) : impl_(std::make_unique<Impl>(std::move(snapshot))) {}
@@ -64,7 +69,10 @@ const Features& Allocator::features() const { return impl_->inventory.features()
 std::size_t Allocator::MemoryBytes() const {
   // Per-node pool lists are small and not counted.
   std::size_t state = 0;
-  if (impl_->in_use) state = impl_->in_use->exclusive.capacity() * sizeof(std::uint32_t) * 2;
+  // Never impl_->in_use itself: another thread may be building it.
+  if (const AllocatedState::Impl* built = impl_->in_use_built.load(std::memory_order_acquire)) {
+    state = built->exclusive.capacity() * sizeof(std::uint32_t) * 2;
+  }
   return impl_->inventory.bytes() + impl_->selectors.bytes() + state;
 }
 
