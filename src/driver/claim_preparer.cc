@@ -118,12 +118,12 @@ class ClaimPreparer::CallLock {
     if (!p_.config_.serialize_lock_path.empty()) {
       fd_ = open(p_.config_.serialize_lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
       if (fd_ < 0) {
-        error_ = "open " + p_.config_.serialize_lock_path + ": " + std::strerror(errno);
+        status_ = Error{"open " + p_.config_.serialize_lock_path + ": " + std::strerror(errno)};
         return;
       }
       while (flock(fd_, LOCK_EX) != 0) {
         if (errno != EINTR) {
-          error_ = "lock " + p_.config_.serialize_lock_path + ": " + std::strerror(errno);
+          status_ = Error{"lock " + p_.config_.serialize_lock_path + ": " + std::strerror(errno)};
           return;
         }
       }
@@ -135,13 +135,14 @@ class ClaimPreparer::CallLock {
   }
   CallLock(const CallLock&) = delete;
   CallLock& operator=(const CallLock&) = delete;
-  const std::string& error() const { return error_; }
+  // Failed when the lock file could not be opened or locked.
+  const Status& status() const { return status_; }
 
  private:
   ClaimPreparer& p_;
   bool locked_ = false;
   int fd_ = -1;
-  std::string error_;
+  Status status_;
 };
 
 ClaimPreparer::ClaimPreparer(Driver& driver, ClaimSource& claims, ClaimPreparerConfig config)
@@ -170,32 +171,33 @@ std::string ClaimPreparer::SpecFilePrefix() const {
   return name.substr(0, name.size() - std::string_view(".json").size());
 }
 
-std::string ClaimPreparer::RollBack(const ClaimRecord& record, bool lock_driver) {
+Status ClaimPreparer::RollBack(const ClaimRecord& record, bool lock_driver) {
   // Only the driver's call is serialized; the spec removal and the record's
   // erasure (committed together with other claims') run outside the lock.
   Status unprepared = [&]() -> Status {
     if (!lock_driver) return driver_.Unprepare(ToUnprepare(record));
     CallLock lock(*this);
-    if (!lock.error().empty()) return Error{lock.error()};
+    if (!lock.status().ok()) return lock.status();
     return driver_.Unprepare(ToUnprepare(record));
   }();
-  if (!unprepared.ok()) return "unprepare: " + unprepared.error();
+  if (!unprepared.ok()) return Error{"unprepare: " + unprepared.error()};
   if (!record.cdi_spec_file.empty()) {
     if (auto s = cdi::RemoveFile(config_.cdi_root, record.cdi_spec_file, kSpecDurability);
         !s.ok()) {
-      return s.error();
+      return s;
     }
   }
   auto s = checkpoint_.Update([&](ClaimRecords& records) {
     records.erase(record.uid);
     return Status{};
   });
-  return s.ok() ? std::string() : "checkpoint: " + s.error();
+  if (!s.ok()) return Error{"checkpoint: " + s.error()};
+  return {};
 }
 
 Status ClaimPreparer::Reconcile() {
   CallLock lock(*this);
-  if (!lock.error().empty()) return Error{lock.error()};
+  if (!lock.status().ok()) return lock.status();
   auto aside = checkpoint_.SetAsideIfCorrupt();
   if (!aside.ok()) return Error{aside.error()};
   // With the records gone, a spec file no record owns may still belong to a
@@ -212,9 +214,9 @@ Status ClaimPreparer::Reconcile() {
   for (const auto& [uid, record] : **records) {
     if (record.state == ClaimState::kPrepareStarted) {
       // Interrupted before it completed: undo whatever part happened.
-      if (std::string err = RollBack(record, /*lock_driver=*/false); !err.empty()) {
-        std::cerr << "dra driver: rolling back interrupted prepare of claim " << uid << ": " << err
-                  << "\n";
+      if (Status s = RollBack(record, /*lock_driver=*/false); !s.ok()) {
+        std::cerr << "dra driver: rolling back interrupted prepare of claim " << uid << ": "
+                  << s.error() << "\n";
         if (!record.cdi_spec_file.empty()) owned.insert(record.cdi_spec_file);
       }
       continue;
@@ -266,8 +268,8 @@ void ClaimPreparer::CleanUpVanishedClaims(const ClaimRecords& records) {
     if (*exists) continue;
     std::cerr << "dra driver: ResourceClaim " << record.namespace_ << "/" << record.name << " (UID "
               << uid << ") is gone; unpreparing it\n";
-    if (std::string err = RollBack(record, /*lock_driver=*/false); !err.empty()) {
-      std::cerr << "dra driver: unprepare of vanished claim " << uid << ": " << err << "\n";
+    if (Status s = RollBack(record, /*lock_driver=*/false); !s.ok()) {
+      std::cerr << "dra driver: unprepare of vanished claim " << uid << ": " << s.error() << "\n";
     }
   }
 }
@@ -299,17 +301,18 @@ void ClaimPreparer::Observe(const char* operation, std::chrono::steady_clock::ti
       .Observe({operation}, seconds);
 }
 
-PrepareOutcome ClaimPreparer::Prepare(const ClaimRef& claim) {
+Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::Prepare(const ClaimRef& claim) {
   auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
   std::lock_guard claim_lock(*claim_mu);
-  PrepareOutcome outcome = PrepareLocked(claim);
-  Observe("prepare", start, outcome.error.empty());
+  Result<std::vector<PreparedDeviceRecord>> outcome = PrepareLocked(claim);
+  Observe("prepare", start, outcome.ok());
   return outcome;
 }
 
-PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
-  auto fail = [](std::string message) { return PrepareOutcome{std::move(message), {}}; };
+Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
+  using Outcome = Result<std::vector<PreparedDeviceRecord>>;
+  auto fail = [](std::string message) -> Outcome { return Error{std::move(message)}; };
   auto records = checkpoint_.Snapshot();
   if (!records.ok()) return fail(records.error());
   if (auto it = (*records)->find(ref.uid); it != (*records)->end()) {
@@ -326,10 +329,10 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
           return fail("restore CDI spec: " + s.error());
         }
       }
-      return PrepareOutcome{{}, record.response};
+      return record.response;
     }
-    if (std::string err = RollBack(record, /*lock_driver=*/true); !err.empty()) {
-      return fail("rolling back an interrupted prepare: " + err);
+    if (Status s = RollBack(record, /*lock_driver=*/true); !s.ok()) {
+      return fail("rolling back an interrupted prepare: " + s.error());
     }
   }
 
@@ -398,8 +401,9 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
   }
   // From here on a failure must undo what happened so far.
   auto undo = [&](std::string message) {
-    std::string err = RollBack(record, /*lock_driver=*/true);
-    if (!err.empty()) message += "; rollback failed: " + err;
+    if (Status s = RollBack(record, /*lock_driver=*/true); !s.ok()) {
+      message += "; rollback failed: " + s.error();
+    }
     return fail(std::move(message));
   };
   auto forget = [&](std::string message) {
@@ -414,7 +418,7 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
 
   auto prepared = [&]() -> Result<PreparedClaim> {
     CallLock lock(*this);
-    if (!lock.error().empty()) return Error{lock.error()};
+    if (!lock.status().ok()) return Error{lock.status().error()};
     return driver_.Prepare(input);
   }();
   if (!prepared.ok()) return forget(prepared.error());
@@ -496,29 +500,27 @@ PrepareOutcome ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
       !s.ok()) {
     return undo("checkpoint: " + s.error());
   }
-  return PrepareOutcome{{}, record.response};
+  return record.response;
 }
 
-std::string ClaimPreparer::Unprepare(const ClaimRef& claim) {
+Status ClaimPreparer::Unprepare(const ClaimRef& claim) {
   auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
   std::lock_guard claim_lock(*claim_mu);
-  std::string error;
+  Status status;
   auto records = checkpoint_.Snapshot();
   if (!records.ok()) {
-    error = records.error();
+    status = Error{records.error()};
   } else if (auto it = (*records)->find(claim.uid); it != (*records)->end()) {
-    error = RollBack(it->second, /*lock_driver=*/true);
+    status = RollBack(it->second, /*lock_driver=*/true);
   } else {
     // Not prepared as far as the records know: success. A spec under this
     // claim's name can only be left from records set aside as corrupt.
     std::string name = cdi::TransientSpecFileName(config_.cdi_kind, claim.uid);
-    if (auto s = cdi::RemoveFile(config_.cdi_root, name, kSpecDurability); !s.ok()) {
-      error = s.error();
-    }
+    status = cdi::RemoveFile(config_.cdi_root, name, kSpecDurability);
   }
-  Observe("unprepare", start, error.empty());
-  return error;
+  Observe("unprepare", start, status.ok());
+  return status;
 }
 
 }  // namespace dra::driver

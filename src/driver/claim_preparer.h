@@ -24,11 +24,6 @@ struct ClaimRef {
   std::string name;
 };
 
-struct PrepareOutcome {
-  std::string error;  // non-empty = failed; devices then empty
-  std::vector<PreparedDeviceRecord> devices;
-};
-
 struct ClaimPreparerConfig {
   std::string driver_name;
   // This node: a claim whose allocation names another node is refused.
@@ -64,9 +59,10 @@ class ClaimPreparer {
   // only when the checkpoint cannot be read or moved at all.
   Status Reconcile();
 
-  PrepareOutcome Prepare(const ClaimRef& claim);
-  // Returns the per-claim error text; empty = success.
-  std::string Unprepare(const ClaimRef& claim);
+  // The claim's prepared devices, or the per-claim error the kubelet is told.
+  Result<std::vector<PreparedDeviceRecord>> Prepare(const ClaimRef& claim);
+  // Fails with the per-claim error the kubelet is told.
+  Status Unprepare(const ClaimRef& claim);
 
   const ClaimPreparerConfig& config() const { return config_; }
 
@@ -83,11 +79,11 @@ class ClaimPreparer {
   std::shared_ptr<std::mutex> ClaimMutex(const std::string& uid);
   // REQUIRES: the claim's own mutex held. Takes the CallLock around the
   // driver's calls only.
-  PrepareOutcome PrepareLocked(const ClaimRef& claim);
-  // Undoes a claim's preparation (driver, CDI spec, record). Empty = done.
+  Result<std::vector<PreparedDeviceRecord>> PrepareLocked(const ClaimRef& claim);
+  // Undoes a claim's preparation (driver, CDI spec, record).
   // With lock_driver the Driver::Unprepare call takes the CallLock;
   // without, the caller holds it.
-  std::string RollBack(const ClaimRecord& record, bool lock_driver);
+  Status RollBack(const ClaimRecord& record, bool lock_driver);
   // Rolls back completed claims whose ResourceClaim is gone (ClaimSource::Exists).
   void CleanUpVanishedClaims(const ClaimRecords& records);
   void Observe(const char* operation, std::chrono::steady_clock::time_point start, bool ok);

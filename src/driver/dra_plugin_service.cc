@@ -30,13 +30,14 @@ grpc::Status Prepare(ClaimPreparer& preparer, const v1::NodePrepareResourcesRequ
   if (auto s = CheckClaims(request.claims()); !s.ok()) return s;
   for (const auto& c : request.claims()) {
     if (response.claims().count(c.uid()) != 0) continue;  // a repeated claim
-    PrepareOutcome outcome = preparer.Prepare(ClaimRef{c.namespace_(), c.uid(), c.name()});
+    Result<std::vector<PreparedDeviceRecord>> outcome =
+        preparer.Prepare(ClaimRef{c.namespace_(), c.uid(), c.name()});
     v1::NodePrepareResourceResponse& entry = (*response.mutable_claims())[c.uid()];
-    if (!outcome.error.empty()) {
-      entry.set_error(outcome.error);
+    if (!outcome.ok()) {
+      entry.set_error(outcome.error());
       continue;
     }
-    for (const auto& d : outcome.devices) {
+    for (const auto& d : *outcome) {
       v1::Device* device = entry.add_devices();
       for (const auto& r : d.request_names) device->add_request_names(r);
       device->set_pool_name(d.pool);
@@ -53,8 +54,8 @@ grpc::Status Unprepare(ClaimPreparer& preparer, const v1::NodeUnprepareResources
   if (auto s = CheckClaims(request.claims()); !s.ok()) return s;
   for (const auto& c : request.claims()) {
     if (response.claims().count(c.uid()) != 0) continue;
-    std::string error = preparer.Unprepare(ClaimRef{c.namespace_(), c.uid(), c.name()});
-    (*response.mutable_claims())[c.uid()].set_error(error);
+    Status s = preparer.Unprepare(ClaimRef{c.namespace_(), c.uid(), c.name()});
+    (*response.mutable_claims())[c.uid()].set_error(s.ok() ? std::string() : s.error());
   }
   return grpc::Status::OK;
 }
