@@ -5,7 +5,9 @@
 #     and of the layers the table lists below L;
 #   - a public header (include/dra/) includes no private header (src/), no
 #     generated protobuf header and no CLI11 header;
-#   - nothing in src/ or include/ includes from tests/.
+#   - nothing in src/ or include/ includes from tests/;
+#   - drivers are extensions: only their own directories and
+#     src/driver/builtin_extensions.cc include src/driver/<driver>/.
 # The build enforces the first rule too (each layer compiles against a view
 # of its own layers only); this check says it in one line per include and
 # runs before any build.
@@ -55,6 +57,12 @@ for top, public in (("src", False), ("include/dra", True)):
                 inc = m.group(1)
                 kind, target = layer_of_include(inc)
                 where = f"{path}:{n}: #include \"{inc}\""
+                driver_dir = re.match(r"driver/(example|nvml)/", inc)
+                if driver_dir and not (path.startswith(f"src/{driver_dir.group(0)}") or
+                                       path == "src/driver/builtin_extensions.cc"):
+                    problems.append(f"{where}: only the driver itself and "
+                                    "src/driver/builtin_extensions.cc include a driver "
+                                    "(find it with FindDriverExtension)")
                 if inc.startswith(("tests/", "../")):
                     problems.append(f"{where}: product code includes test or relative paths")
                 elif kind is None:

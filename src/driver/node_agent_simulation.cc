@@ -15,8 +15,8 @@
 #include <system_error>
 #include <utility>
 
+#include "dra/driver/extension.h"
 #include "dra/driver/plugin.h"
-#include "driver/example/example_driver.h"
 #include "driver/kubelet_client.h"
 
 namespace dra::driver {
@@ -84,7 +84,7 @@ class TempDir {
 struct DriverInstance {
   std::string name;
   std::unique_ptr<TempDir> dir;
-  std::unique_ptr<example::ExampleDriver> driver;
+  std::unique_ptr<Driver> driver;
   std::unique_ptr<MemoryClaimSource> claims;
   MemorySlicePublisher publisher;
   std::unique_ptr<Plugin> plugin;
@@ -191,15 +191,18 @@ void StartDriver(DriverInstance& d, const std::string& node, std::vector<api::Re
     d.error = "cannot create directories in " + root + ": " + ec.message();
     return;
   }
-  example::ExampleDriverOptions driver_options;
-  driver_options.driver_name = d.name;
-  driver_options.node_name = node;
-  driver_options.inventory_slices = std::move(slices);
-  if (Status s = example::ValidateExampleDriverOptions(driver_options); !s) {
-    d.error = "example driver: " + s.error();
+  const DriverExtension* example = FindDriverExtension("example");
+  if (example == nullptr) {
+    d.error = "no example driver is registered";
     return;
   }
-  d.driver = std::make_unique<example::ExampleDriver>(std::move(driver_options));
+  Result<std::unique_ptr<Driver>> driver =
+      example->Create(DriverConfig{d.name, node, {}, std::move(slices)});
+  if (!driver) {
+    d.error = "example driver: " + driver.error();
+    return;
+  }
+  d.driver = std::move(*driver);
   d.claims = std::make_unique<MemoryClaimSource>(claims);
   PluginOptions plugin_options;
   plugin_options.driver_name = d.name;

@@ -27,6 +27,8 @@ inline constexpr std::string_view kNodeInventoryKind = "NodeInventory";
 // and devices of all NodeInventories of one input together (a device takes
 // roughly 10 KB while expanded and again in the allocator's tables).
 inline constexpr int kMaxInventoryNodes = 10000;
+// GPUs per driver and node: the example driver's own limit (--num-devices).
+inline constexpr int kMaxInventoryGpus = 1024;
 inline constexpr std::int64_t kMaxInventoryDevices = 250000;
 
 // One instance of the example driver on every node of the inventory, as

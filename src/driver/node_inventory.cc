@@ -8,8 +8,8 @@
 #include <set>
 #include <utility>
 
+#include "dra/driver/extension.h"
 #include "dra/driver/slice_publisher.h"
-#include "driver/example/example_driver.h"
 
 namespace dra::driver {
 namespace {
@@ -248,8 +248,7 @@ Status ReadDriver(const json::Value& v, const std::string& path, InventoryDriver
     out.name = *s;
   }
   if (const json::Value* n = r.Field("numDevices")) {
-    Result<std::int64_t> count =
-        ReadInt(*n, r.PathOf("numDevices"), 0, driver::example::kMaxSimulatedGpus);
+    Result<std::int64_t> count = ReadInt(*n, r.PathOf("numDevices"), 0, kMaxInventoryGpus);
     if (!count) return Error{count.error()};
     out.num_devices = static_cast<int>(*count);
   }
@@ -285,14 +284,28 @@ Status ReadDrivers(const json::Value& v, NodeInventory& out) {
   return {};
 }
 
-// Devices one node publishes for `d`: a full GPU, plus its partitions in MIG mode.
+// The example driver that runs `d` on `node`, found by name
+// (dra/driver/extension.h): the inventory describes that driver's GPUs.
+Result<std::unique_ptr<Driver>> ExampleDriverFor(const InventoryDriver& d, const std::string& node,
+                                                 int num_devices) {
+  const DriverExtension* example = FindDriverExtension("example");
+  if (example == nullptr) return Error{"no example driver is registered"};
+  DriverConfig config{d.name, node, {"--num-devices=" + std::to_string(num_devices)}, {}};
+  if (d.mig_partitions) config.args.emplace_back("--mig-partitions");
+  if (d.allow_multiple_allocations) config.args.emplace_back("--gpu-allow-multiple-allocations");
+  return example->Create(config);
+}
+
+// Devices one node publishes for `d`: those of one GPU (a full GPU, plus its
+// partitions in MIG mode) times the GPUs; 0 when the driver cannot be built
+// (expansion then reports why).
 std::int64_t DevicesPerNode(const InventoryDriver& d) {
-  std::int64_t per_gpu = 1;
-  if (d.mig_partitions) {
-    for (const auto& p : driver::example::SimulatedMigProfiles()) {
-      per_gpu += static_cast<std::int64_t>(p.placement_starts.size());
-    }
-  }
+  Result<std::unique_ptr<Driver>> one = ExampleDriverFor(d, "count", 1);
+  if (!one) return 0;
+  Result<Inventory> devices = (*one)->Enumerate();
+  if (!devices) return 0;
+  std::int64_t per_gpu = 0;
+  for (const Pool& pool : devices->pools) per_gpu += static_cast<std::int64_t>(pool.devices.size());
   return per_gpu * d.num_devices;
 }
 
@@ -300,18 +313,6 @@ std::int64_t DeviceCount(const NodeInventory& inventory) {
   std::int64_t per_node = 0;
   for (const InventoryDriver& d : inventory.drivers) per_node += DevicesPerNode(d);
   return per_node * static_cast<std::int64_t>(inventory.node_names.size());
-}
-
-driver::example::ExampleDriverOptions DriverOptions(const InventoryDriver& d,
-                                                    const std::string& node) {
-  driver::example::ExampleDriverOptions o;
-  o.driver_name = d.name;
-  o.node_name = node;
-  o.num_devices = d.num_devices;
-  o.mode = d.mig_partitions               ? driver::example::SharingMode::kPartitions
-           : d.allow_multiple_allocations ? driver::example::SharingMode::kMultipleAllocations
-                                          : driver::example::SharingMode::kExclusive;
-  return o;
 }
 
 std::string Join(std::initializer_list<std::string_view> parts) {
@@ -400,12 +401,9 @@ Result<std::vector<api::Object>> ExpandNodeInventory(const NodeInventory& invent
     out.emplace_back(std::move(node));
 
     for (const InventoryDriver& d : inventory.drivers) {
-      driver::example::ExampleDriverOptions options = DriverOptions(d, node_name);
-      if (Status s = driver::example::ValidateExampleDriverOptions(options); !s) {
-        return Error{"driver " + d.name + ": " + s.error()};
-      }
-      driver::example::ExampleDriver example(options);
-      Result<Inventory> devices = example.Enumerate();
+      Result<std::unique_ptr<Driver>> example = ExampleDriverFor(d, node_name, d.num_devices);
+      if (!example) return Error{"driver " + d.name + ": " + example.error()};
+      Result<Inventory> devices = (*example)->Enumerate();
       if (!devices) return Error{"driver " + d.name + ": " + devices.error()};
       Result<std::vector<api::ResourceSlice>> slices =
           BuildResourceSlices(d.name, SliceOwner{node_name, ""}, *devices, {});
