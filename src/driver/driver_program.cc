@@ -23,6 +23,16 @@ std::optional<int> ParseProgramArgs(CLI::App& app, int argc, char** argv) {
   return std::nullopt;
 }
 
+Status ParseConfigArgs(CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return Error{e.what()};
+  }
+  return {};
+}
+
 void RelaxServingFlags(CLI::App& app) {
   app.get_option("--node-name")->required(false);
   app.get_option("--claims")->required(false);

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "dra/driver/driver.h"
 #include "dra/driver/flags.h"
@@ -14,6 +16,10 @@ namespace dra::driver {
 // Parses argv with `app`: std::nullopt to go on, else the exit status (0
 // after --help, 2 for flags that cannot be used, with the error on stderr).
 std::optional<int> ParseProgramArgs(CLI::App& app, int argc, char** argv);
+
+// Parses a DriverConfig's args (DriverExtension::Create) with `app`; an
+// error names the flag.
+Status ParseConfigArgs(CLI::App& app, const std::vector<std::string>& args);
 
 // --node-name is needed to serve, not to print slices, so the parser does
 // not require it and CheckServingFlags checks it before serving. Without

@@ -160,12 +160,7 @@ class ExampleExtension final : public DriverExtension {
     ExampleFlags flags;
     CLI::App app("example driver", "example");
     AddOwnFlags(app, flags, /*read_environment=*/false);
-    std::vector<std::string> args(config.args.rbegin(), config.args.rend());  // CLI11's order
-    try {
-      app.parse(args);
-    } catch (const CLI::ParseError& e) {
-      return Error{e.what()};
-    }
+    if (Status s = ParseConfigArgs(app, config.args); !s) return Error{s.error()};
     Result<SharingMode> mode = ModeOf(flags);
     if (!mode) return Error{mode.error()};
     ExampleDriverOptions options = flags.driver;

@@ -66,12 +66,7 @@ class NvmlExtension final : public DriverExtension {
     NvmlDriverOptions options;
     CLI::App app("NVML driver", "nvml");
     AddOwnFlags(app, options, /*read_environment=*/false);
-    std::vector<std::string> args(config.args.rbegin(), config.args.rend());  // CLI11's order
-    try {
-      app.parse(args);
-    } catch (const CLI::ParseError& e) {
-      return Error{e.what()};
-    }
+    if (Status s = ParseConfigArgs(app, config.args); !s) return Error{s.error()};
     if (config.inventory_slices) {
       return Error{"the NVML driver serves the GPUs NVML reports, not given ResourceSlices"};
     }
