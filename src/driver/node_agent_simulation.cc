@@ -239,229 +239,268 @@ std::vector<std::string> LeftoverCdiFiles(const DriverInstance& d) {
   return out;
 }
 
-}  // namespace
+// One node's run: the kubelet's claim cache, the drivers, and what happened.
+// Phases in order: CollectClaims, StartDrivers, per pod Prepare (validation,
+// prepare calls per driver, the containers' CDI IDs), Unprepare, Stop.
+class NodeAgentRun {
+ public:
+  NodeAgentRun(const NodeAgentInput& input, const NodeAgentOptions& options)
+      : input_(input), options_(options), deadline_(Clock::now() + options.node_timeout) {
+    result_.node = input.node_name;
+  }
 
-NodeAgentResult SimulateNodeAgent(const NodeAgentInput& input, const NodeAgentOptions& options) {
-  auto start = Clock::now();
-  const auto deadline = start + options.node_timeout;
-  NodeAgentResult result;
-  result.node = input.node_name;
+  NodeAgentResult Run() {
+    auto start = Clock::now();
+    CollectClaims();
+    StartDrivers();
+    for (std::size_t i = 0; i < input_.pods.size(); ++i) {
+      if (pod_claims_[i].empty()) continue;
+      result_.pods.push_back(PreparePod(i));
+    }
+    result_.failures += static_cast<std::int64_t>(failed_claims_.size());
+    // Cleanup gets a few seconds even when preparing used up the node's time.
+    const auto cleanup_deadline = std::max(deadline_, Clock::now() + std::chrono::seconds(10));
+    for (std::size_t i = 0; i < input_.pods.size(); ++i) UnpreparePod(i, cleanup_deadline);
+    StopDrivers();
+    result_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return std::move(result_);
+  }
 
-  // The cache and the copies of the claims the drivers read.
-  std::map<std::string, api::ResourceClaim> copies;
-  std::map<std::string, ClaimState> cache;
-  std::map<std::string, std::set<std::string>> pools_by_driver;
-  auto add_claim = [&](const api::ResourceClaim* c) {
-    if (c == nullptr || copies.contains(ClaimKey(*c))) return;
+ private:
+  // The cache and the copies of the claims the drivers read; each pod's
+  // claims in pod.spec.resourceClaims order (the extended resource claim last).
+  void CollectClaims() {
+    for (const NodeAgentPod& p : input_.pods) {
+      std::vector<const api::ResourceClaim*> list;
+      for (const api::PodResourceClaim& pc : p.pod->spec.resource_claims) {
+        auto it = p.claims.find(pc.name);
+        if (it != p.claims.end() && it->second != nullptr) list.push_back(it->second);
+      }
+      if (p.extended_resource_claim != nullptr) list.push_back(p.extended_resource_claim);
+      for (const api::ResourceClaim* c : list) AddClaim(c);
+      pod_claims_.push_back(std::move(list));
+    }
+  }
+
+  void AddClaim(const api::ResourceClaim* c) {
+    if (c == nullptr || copies_.contains(ClaimKey(*c))) return;
     api::ResourceClaim copy = *c;
     copy.metadata.uid = UsableUid(*c);
-    ClaimState& state = cache[ClaimKey(*c)];
+    ClaimState& state = cache_[ClaimKey(*c)];
     state.key = ClaimKey(*c);
     state.ref = {copy.metadata.namespace_, copy.metadata.name, copy.metadata.uid};
     if (c->status.allocation) {
       for (const api::DeviceRequestAllocationResult& r : c->status.allocation->devices.results) {
         state.drivers.insert(r.driver);
-        pools_by_driver[r.driver].insert(r.pool);
+        pools_by_driver_[r.driver].insert(r.pool);
       }
     }
-    copies.emplace(ClaimKey(*c), std::move(copy));
-  };
-  // Claims of each pod, in pod.spec.resourceClaims order (the extended
-  // resource claim last).
-  std::vector<std::vector<const api::ResourceClaim*>> pod_claims;
-  for (const NodeAgentPod& p : input.pods) {
-    std::vector<const api::ResourceClaim*> list;
-    for (const api::PodResourceClaim& pc : p.pod->spec.resource_claims) {
-      auto it = p.claims.find(pc.name);
-      if (it != p.claims.end() && it->second != nullptr) list.push_back(it->second);
-    }
-    if (p.extended_resource_claim != nullptr) list.push_back(p.extended_resource_claim);
-    for (const api::ResourceClaim* c : list) add_claim(c);
-    pod_claims.push_back(std::move(list));
+    copies_.emplace(ClaimKey(*c), std::move(copy));
   }
 
-  std::map<std::string, std::unique_ptr<DriverInstance>> drivers;
-  for (const auto& [name, pools] : pools_by_driver) {
-    auto d = std::make_unique<DriverInstance>();
-    d->name = name;
+  void StartDrivers() {
     static const std::vector<api::ResourceSlice> kNone;
-    StartDriver(*d, input.node_name,
-                DriverSlices(input.slices ? *input.slices : kNone, name, input.node_name, pools),
-                copies, options);
-    if (!d->error.empty()) result.errors.push_back(Cat({"driver ", name, ": ", d->error}));
-    result.drivers.push_back(name);
-    drivers.emplace(name, std::move(d));
+    for (const auto& [name, pools] : pools_by_driver_) {
+      auto d = std::make_unique<DriverInstance>();
+      d->name = name;
+      StartDriver(
+          *d, input_.node_name,
+          DriverSlices(input_.slices ? *input_.slices : kNone, name, input_.node_name, pools),
+          copies_, options_);
+      if (!d->error.empty()) result_.errors.push_back(Cat({"driver ", name, ": ", d->error}));
+      result_.drivers.push_back(name);
+      drivers_.emplace(name, std::move(d));
+    }
   }
 
-  std::set<std::string> failed_claims;
   // Prepare, pod by pod (pkg/kubelet/cm/dra/manager.go, PrepareResources).
-  for (std::size_t i = 0; i < input.pods.size(); ++i) {
-    const api::Pod& pod = *input.pods[i].pod;
-    if (pod_claims[i].empty()) continue;
+  NodeAgentPodResult PreparePod(std::size_t i) {
+    const api::Pod& pod = *input_.pods[i].pod;
     NodeAgentPodResult pr;
     pr.namespace_ = pod.metadata.namespace_;
     pr.name = pod.metadata.name;
     const std::string pod_label = Cat({pr.namespace_, "/", pr.name});
     // Validation pass; nothing is cached for a pod that fails it.
-    for (const api::ResourceClaim* c : pod_claims[i]) {
+    for (const api::ResourceClaim* c : pod_claims_[i]) {
       const std::string key = ClaimKey(*c);
       if (!ReservedForPod(*c, pod)) {
         pr.errors.push_back(Cat({"pod ", pod_label, " is not allowed to use ResourceClaim ", key}));
       } else if (!c->status.allocation) {
         pr.errors.push_back(Cat({"ResourceClaim ", key, " is not allocated"}));
       } else {
-        for (const std::string& d : cache[key].drivers) {
-          if (!drivers.at(d)->error.empty()) {
+        for (const std::string& d : cache_[key].drivers) {
+          if (!drivers_.at(d)->error.empty()) {
             pr.errors.push_back(
                 Cat({"ResourceClaim ", key, ": DRA driver ", d, " is not registered"}));
           }
         }
       }
-      if (!pr.errors.empty()) failed_claims.insert(key);
+      if (!pr.errors.empty()) failed_claims_.insert(key);
     }
+    if (pr.errors.empty()) CallPrepare(i, pod_label, pr);
     if (pr.errors.empty()) {
-      std::map<std::string, std::vector<ClaimState*>> batches;
-      for (const api::ResourceClaim* c : pod_claims[i]) {
-        ClaimState& state = cache[ClaimKey(*c)];
-        state.pods.insert(pod_label);
-        if (state.prepared) continue;
-        for (const std::string& d : state.drivers) batches[d].push_back(&state);
+      for (const api::Container& c : pod.spec.init_containers) {
+        pr.containers.push_back(ContainerDevices(i, c, true));
       }
-      std::set<ClaimState*> processed;
-      for (const auto& [driver, states] : batches) {
-        std::vector<ClaimReference> refs;
-        for (ClaimState* s : states) {
-          refs.push_back(s->ref);
-          processed.insert(s);
-        }
-        auto answers = drivers.at(driver)->client->NodePrepareResources(refs, deadline);
-        if (!answers) {
-          pr.errors.push_back(Cat({"DRA driver ", driver, ": ", answers.error()}));
-          for (ClaimState* s : states) failed_claims.insert(s->key);
+      for (const api::Container& c : pod.spec.containers) {
+        pr.containers.push_back(ContainerDevices(i, c, false));
+      }
+    }
+    return pr;
+  }
+
+  // NodePrepareResources for the pod's claims not prepared yet, one call per
+  // driver; a claim counts as prepared once every driver of the pod agreed.
+  void CallPrepare(std::size_t i, const std::string& pod_label, NodeAgentPodResult& pr) {
+    std::map<std::string, std::vector<ClaimState*>> batches;
+    for (const api::ResourceClaim* c : pod_claims_[i]) {
+      ClaimState& state = cache_[ClaimKey(*c)];
+      state.pods.insert(pod_label);
+      if (state.prepared) continue;
+      for (const std::string& d : state.drivers) batches[d].push_back(&state);
+    }
+    std::set<ClaimState*> processed;
+    for (const auto& [driver, states] : batches) {
+      std::vector<ClaimReference> refs;
+      for (ClaimState* s : states) {
+        refs.push_back(s->ref);
+        processed.insert(s);
+      }
+      auto answers = drivers_.at(driver)->client->NodePrepareResources(refs, deadline_);
+      if (!answers) {
+        pr.errors.push_back(Cat({"DRA driver ", driver, ": ", answers.error()}));
+        for (ClaimState* s : states) failed_claims_.insert(s->key);
+        continue;
+      }
+      for (ClaimState* s : states) {
+        const ClaimPrepareResult& a = answers->at(s->ref.uid);
+        if (!a.error.empty()) {
+          pr.errors.push_back(
+              Cat({"ResourceClaim ", s->key, ": DRA driver ", driver, ": ", a.error}));
+          failed_claims_.insert(s->key);
           continue;
         }
-        for (ClaimState* s : states) {
-          const ClaimPrepareResult& a = answers->at(s->ref.uid);
-          if (!a.error.empty()) {
-            pr.errors.push_back(
-                Cat({"ResourceClaim ", s->key, ": DRA driver ", driver, ": ", a.error}));
-            failed_claims.insert(s->key);
-            continue;
-          }
-          // Replaced, not appended, so a retried batch does not duplicate.
-          s->devices[driver] = a.devices;
-        }
+        // Replaced, not appended, so a retried batch does not duplicate.
+        s->devices[driver] = a.devices;
       }
-      if (pr.errors.empty()) {
-        for (ClaimState* s : processed) {
-          s->prepared = true;
-          ++result.claims_prepared;
-          for (const auto& [driver, devices] : s->devices) {
-            for (const PreparedDeviceIds& d : devices) {
-              result.cdi_device_ids += static_cast<std::int64_t>(d.cdi_device_ids.size());
-            }
-          }
+    }
+    if (!pr.errors.empty()) return;
+    for (ClaimState* s : processed) {
+      s->prepared = true;
+      ++result_.claims_prepared;
+      for (const auto& [driver, devices] : s->devices) {
+        for (const PreparedDeviceIds& d : devices) {
+          result_.cdi_device_ids += static_cast<std::int64_t>(d.cdi_device_ids.size());
         }
       }
     }
-    if (pr.errors.empty()) {
-      // Each container's CDI IDs as the kubelet's Manager.GetResources
-      // (k8s.io/kubernetes/pkg/kubelet/cm/dra) collects them; init containers first.
-      const NodeAgentPod& in = input.pods[i];
-      auto add = [&](const api::Container& c, bool init) {
-        ContainerCdiDevices out{c.name, init, {}};
-        for (const api::ContainerResourceClaim& ref : c.resources.claims) {
-          auto it = in.claims.find(ref.name);
-          if (it == in.claims.end() || it->second == nullptr) continue;
-          for (const auto& [driver, devices] : cache[ClaimKey(*it->second)].devices) {
-            for (const PreparedDeviceIds& d : devices) {
-              bool wanted = ref.request.empty() || d.request_names.empty() ||
-                            std::find(d.request_names.begin(), d.request_names.end(),
-                                      ref.request) != d.request_names.end();
-              if (wanted) {
-                out.cdi_device_ids.insert(out.cdi_device_ids.end(), d.cdi_device_ids.begin(),
-                                          d.cdi_device_ids.end());
-              }
-            }
-          }
-        }
-        if (in.extended_resource_claim != nullptr && pod.status.extended_resource_claim_status) {
-          const ClaimState& state = cache[ClaimKey(*in.extended_resource_claim)];
-          for (const api::ContainerExtendedResourceRequest& m :
-               pod.status.extended_resource_claim_status->request_mappings) {
-            if (m.container_name != c.name || !HasResource(c, m.resource_name)) continue;
-            for (const auto& [driver, devices] : state.devices) {
-              for (const PreparedDeviceIds& d : devices) {
-                if (std::find(d.request_names.begin(), d.request_names.end(), m.request_name) ==
-                    d.request_names.end()) {
-                  continue;
-                }
-                out.cdi_device_ids.insert(out.cdi_device_ids.end(), d.cdi_device_ids.begin(),
-                                          d.cdi_device_ids.end());
-              }
-            }
-          }
-        }
-        pr.containers.push_back(std::move(out));
-      };
-      for (const api::Container& c : pod.spec.init_containers) add(c, true);
-      for (const api::Container& c : pod.spec.containers) add(c, false);
-    }
-    result.pods.push_back(std::move(pr));
   }
-  result.failures += static_cast<std::int64_t>(failed_claims.size());
 
-  // Unprepare as the pods terminate, in the same order (UnprepareResources): a claim
-  // goes to its drivers when its last pod is gone. Cleanup gets a few
-  // seconds even when preparing used up the node's time.
-  const auto cleanup_deadline = std::max(deadline, Clock::now() + std::chrono::seconds(10));
-  for (std::size_t i = 0; i < input.pods.size(); ++i) {
-    const api::Pod& pod = *input.pods[i].pod;
+  // A container's CDI IDs as the kubelet's Manager.GetResources
+  // (k8s.io/kubernetes/pkg/kubelet/cm/dra) collects them.
+  ContainerCdiDevices ContainerDevices(std::size_t i, const api::Container& c, bool init) {
+    const NodeAgentPod& in = input_.pods[i];
+    const api::Pod& pod = *in.pod;
+    ContainerCdiDevices out{c.name, init, {}};
+    auto append = [&out](const PreparedDeviceIds& d) {
+      out.cdi_device_ids.insert(out.cdi_device_ids.end(), d.cdi_device_ids.begin(),
+                                d.cdi_device_ids.end());
+    };
+    auto names = [](const PreparedDeviceIds& d, const std::string& request) {
+      return std::find(d.request_names.begin(), d.request_names.end(), request) !=
+             d.request_names.end();
+    };
+    for (const api::ContainerResourceClaim& ref : c.resources.claims) {
+      auto it = in.claims.find(ref.name);
+      if (it == in.claims.end() || it->second == nullptr) continue;
+      for (const auto& [driver, devices] : cache_[ClaimKey(*it->second)].devices) {
+        for (const PreparedDeviceIds& d : devices) {
+          if (ref.request.empty() || d.request_names.empty() || names(d, ref.request)) append(d);
+        }
+      }
+    }
+    if (in.extended_resource_claim != nullptr && pod.status.extended_resource_claim_status) {
+      const ClaimState& state = cache_[ClaimKey(*in.extended_resource_claim)];
+      for (const api::ContainerExtendedResourceRequest& m :
+           pod.status.extended_resource_claim_status->request_mappings) {
+        if (m.container_name != c.name || !HasResource(c, m.resource_name)) continue;
+        for (const auto& [driver, devices] : state.devices) {
+          for (const PreparedDeviceIds& d : devices) {
+            if (names(d, m.request_name)) append(d);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  // Unprepare as the pods terminate, in the same order (UnprepareResources):
+  // a claim goes to its drivers when its last pod is gone.
+  void UnpreparePod(std::size_t i, Clock::time_point deadline) {
+    const api::Pod& pod = *input_.pods[i].pod;
     const std::string pod_label = Cat({pod.metadata.namespace_, "/", pod.metadata.name});
     std::map<std::string, std::vector<ClaimState*>> batches;
-    for (const api::ResourceClaim* c : pod_claims[i]) {
-      ClaimState& state = cache[ClaimKey(*c)];
+    for (const api::ResourceClaim* c : pod_claims_[i]) {
+      ClaimState& state = cache_[ClaimKey(*c)];
       if (state.pods.erase(pod_label) == 0 || !state.pods.empty()) continue;
       for (const auto& [driver, devices] : state.devices) batches[driver].push_back(&state);
     }
     for (const auto& [driver, states] : batches) {
       std::vector<ClaimReference> refs;
       for (ClaimState* s : states) refs.push_back(s->ref);
-      auto answers = drivers.at(driver)->client->NodeUnprepareResources(refs, cleanup_deadline);
+      auto answers = drivers_.at(driver)->client->NodeUnprepareResources(refs, deadline);
       if (!answers) {
-        result.errors.push_back(Cat({"DRA driver ", driver, ": ", answers.error()}));
-        ++result.failures;
+        result_.errors.push_back(Cat({"DRA driver ", driver, ": ", answers.error()}));
+        ++result_.failures;
         continue;
       }
       for (ClaimState* s : states) {
         const std::string& error = answers->at(s->ref.uid);
         if (!error.empty()) {
-          result.errors.push_back(
+          result_.errors.push_back(
               Cat({"unprepare ResourceClaim ", s->key, ": DRA driver ", driver, ": ", error}));
-          ++result.failures;
+          ++result_.failures;
         }
       }
     }
   }
 
-  for (auto& [name, d] : drivers) {
-    if (d->plugin) {
-      d->client.reset();
-      d->plugin->Stop();
-      std::vector<std::string> left = LeftoverCdiFiles(*d);
-      if (!left.empty()) {
-        std::string files;
-        for (const std::string& f : left) files += (files.empty() ? "" : ", ") + f;
-        result.errors.push_back(
-            Cat({"driver ", name, ": CDI spec files left after unprepare: ", files}));
-        ++result.failures;
+  // Stops every driver; CDI spec files left behind are failures.
+  void StopDrivers() {
+    for (auto& [name, d] : drivers_) {
+      if (d->plugin) {
+        d->client.reset();
+        d->plugin->Stop();
+        std::vector<std::string> left = LeftoverCdiFiles(*d);
+        if (!left.empty()) {
+          std::string files;
+          for (const std::string& f : left) files += (files.empty() ? "" : ", ") + f;
+          result_.errors.push_back(
+              Cat({"driver ", name, ": CDI spec files left after unprepare: ", files}));
+          ++result_.failures;
+        }
       }
+      if (!d->error.empty()) ++result_.failures;
     }
-    if (!d->error.empty()) ++result.failures;
+    drivers_.clear();
   }
-  drivers.clear();
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return result;
+
+  const NodeAgentInput& input_;
+  const NodeAgentOptions& options_;
+  const Clock::time_point deadline_;
+  NodeAgentResult result_;
+  std::map<std::string, api::ResourceClaim> copies_;
+  std::map<std::string, ClaimState> cache_;
+  std::map<std::string, std::set<std::string>> pools_by_driver_;
+  std::vector<std::vector<const api::ResourceClaim*>> pod_claims_;
+  std::map<std::string, std::unique_ptr<DriverInstance>> drivers_;
+  std::set<std::string> failed_claims_;
+};
+
+}  // namespace
+
+NodeAgentResult SimulateNodeAgent(const NodeAgentInput& input, const NodeAgentOptions& options) {
+  return NodeAgentRun(input, options).Run();
 }
 
 }  // namespace dra::driver
