@@ -311,50 +311,93 @@ Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::Prepare(const ClaimRef&
 }
 
 Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
-  using Outcome = Result<std::vector<PreparedDeviceRecord>>;
-  auto fail = [](std::string message) -> Outcome { return Error{std::move(message)}; };
-  auto records = checkpoint_.Snapshot();
-  if (!records.ok()) return fail(records.error());
-  if (auto it = (*records)->find(ref.uid); it != (*records)->end()) {
-    const ClaimRecord& record = it->second;
-    if (record.state == ClaimState::kPrepareCompleted) {
-      // Already prepared: same answer, no side effects (the kubelet may ask again:
-      // k8s.io/dynamic-resource-allocation kubeletplugin/draplugin.go). Restore
-      // the CDI spec if someone removed it.
-      if (!record.cdi_spec_file.empty() &&
-          !FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {
-        if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec,
-                                          0600, kSpecDurability);
-            !s.ok()) {
-          return fail("restore CDI spec: " + s.error());
-        }
-      }
-      return record.response;
-    }
-    if (Status s = RollBack(record, /*lock_driver=*/true); !s.ok()) {
-      return fail("rolling back an interrupted prepare: " + s.error());
-    }
-  }
+  Result<std::optional<std::vector<PreparedDeviceRecord>>> done = ResumeRecorded(ref);
+  if (!done.ok()) return Error{done.error()};
+  if (*done) return std::move(**done);
 
   // Everything up to the driver call runs without the serialization lock:
   // concurrent prepares fetch their claims and record their start in
   // parallel (the checkpoint commits them together); only the driver's own
   // Prepare and Unprepare calls are serialized.
+  Result<api::ResourceClaim> object = claims_.Get(ref.namespace_, ref.name);
+  if (!object.ok()) return Error{object.error()};
+  Result<ClaimToPrepare> input = CheckFetched(ref, *object);
+  if (!input.ok()) return Error{input.error()};
 
-  auto fetched = claims_.Get(ref.namespace_, ref.name);
-  if (!fetched.ok()) return fail(fetched.error());
-  const api::ResourceClaim& object = *fetched;
-  if (object.metadata.uid != ref.uid) {
-    return fail(ClaimLabel(ref) + ": UID is " + object.metadata.uid + ", not " + ref.uid +
-                " (the claim was replaced)");
+  ClaimRecord record;
+  record.uid = ref.uid;
+  record.namespace_ = ref.namespace_;
+  record.name = ref.name;
+  record.devices = input->devices;
+  record.cdi_spec_file = cdi::TransientSpecFileName(config_.cdi_kind, ref.uid);
+  if (Status s = RecordStart(ref, *input, record); !s.ok()) return Error{s.error()};
+
+  auto prepared = [&]() -> Result<PreparedClaim> {
+    CallLock lock(*this);
+    if (!lock.status().ok()) return Error{lock.status().error()};
+    return driver_.Prepare(*input);
+  }();
+  if (!prepared.ok()) {
+    // The driver did nothing (its contract on failure): only the record goes.
+    std::string message = prepared.error();
+    auto s = checkpoint_.Update([&](ClaimRecords& r) {
+      r.erase(ref.uid);
+      return Status{};
+    });
+    if (!s.ok()) message += "; checkpoint: " + s.error();
+    return Error{std::move(message)};
   }
-  if (!object.status.allocation) return fail(ClaimLabel(ref) + ": not allocated");
+  // From here on a failure must undo what happened so far.
+  record.driver_state = prepared->driver_state;
+  if (Status s = Complete(ref, *input, *prepared, record); !s.ok()) {
+    std::string message = s.error();
+    if (Status r = RollBack(record, /*lock_driver=*/true); !r.ok()) {
+      message += "; rollback failed: " + r.error();
+    }
+    return Error{std::move(message)};
+  }
+  return record.response;
+}
+
+Result<std::optional<std::vector<PreparedDeviceRecord>>> ClaimPreparer::ResumeRecorded(
+    const ClaimRef& ref) {
+  auto records = checkpoint_.Snapshot();
+  if (!records.ok()) return Error{records.error()};
+  auto it = (*records)->find(ref.uid);
+  if (it == (*records)->end()) return std::optional<std::vector<PreparedDeviceRecord>>();
+  const ClaimRecord& record = it->second;
+  if (record.state == ClaimState::kPrepareCompleted) {
+    // Already prepared: same answer, no side effects (the kubelet may ask again:
+    // k8s.io/dynamic-resource-allocation kubeletplugin/draplugin.go). Restore
+    // the CDI spec if someone removed it.
+    if (!record.cdi_spec_file.empty() &&
+        !FileHasContent(config_.cdi_root + "/" + record.cdi_spec_file, record.cdi_spec)) {
+      if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec,
+                                        0600, kSpecDurability);
+          !s.ok()) {
+        return Error{"restore CDI spec: " + s.error()};
+      }
+    }
+    return std::optional<std::vector<PreparedDeviceRecord>>(record.response);
+  }
+  if (Status s = RollBack(record, /*lock_driver=*/true); !s.ok()) {
+    return Error{"rolling back an interrupted prepare: " + s.error()};
+  }
+  return std::optional<std::vector<PreparedDeviceRecord>>();
+}
+
+Result<ClaimToPrepare> ClaimPreparer::CheckFetched(const ClaimRef& ref,
+                                                   const api::ResourceClaim& object) const {
+  if (object.metadata.uid != ref.uid) {
+    return Error{ClaimLabel(ref) + ": UID is " + object.metadata.uid + ", not " + ref.uid +
+                 " (the claim was replaced)"};
+  }
+  if (!object.status.allocation) return Error{ClaimLabel(ref) + ": not allocated"};
   if (auto node = AllocatedNode(*object.status.allocation);
       node && !config_.node_name.empty() && *node != config_.node_name) {
-    return fail(ClaimLabel(ref) + ": allocated to node " + *node + ", not to this node " +
-                config_.node_name);
+    return Error{ClaimLabel(ref) + ": allocated to node " + *node + ", not to this node " +
+                 config_.node_name};
   }
-
   ClaimToPrepare input;
   input.claim = &object;
   input.uid = ref.uid;
@@ -362,134 +405,80 @@ Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const Cla
   input.name = ref.name;
   input.devices = DriverResults(object, config_.driver_name);
   if (input.devices.empty()) {
-    return fail(ClaimLabel(ref) + ": no devices are allocated by driver " + config_.driver_name);
+    return Error{ClaimLabel(ref) + ": no devices are allocated by driver " + config_.driver_name};
   }
+  return input;
+}
 
-  ClaimRecord record;
-  record.uid = ref.uid;
-  record.namespace_ = ref.namespace_;
-  record.name = ref.name;
-  record.devices = input.devices;
-  record.cdi_spec_file = cdi::TransientSpecFileName(config_.cdi_kind, ref.uid);
+Status ClaimPreparer::RecordStart(const ClaimRef& ref, const ClaimToPrepare& input,
+                                  const ClaimRecord& record) {
   std::string conflict;
-  if (auto s = checkpoint_.Update(
-          [&](ClaimRecords& r) -> Status {
-            // Last line of defence against double allocation: an exclusive
-            // device may be prepared for one claim only. Checked in the same
-            // update that records the start, so two claims racing for one
-            // device cannot both pass.
-            for (const auto& d : input.devices) {
-              if (d.share_id || d.admin_access) continue;
-              for (const auto& [uid, other] : r) {
-                if (uid == ref.uid) continue;
-                for (const auto& o : other.devices) {
-                  if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
-                    conflict = "device " + d.pool + "/" + d.device +
-                               " is already prepared for ResourceClaim " + other.namespace_ + "/" +
-                               other.name + " (UID " + uid + ")";
-                    return Error{conflict};
-                  }
-                }
+  Status s = checkpoint_.Update(
+      [&](ClaimRecords& r) -> Status {
+        // Last line of defence against double allocation: an exclusive
+        // device may be prepared for one claim only. Checked in the same
+        // update that records the start, so two claims racing for one
+        // device cannot both pass.
+        for (const auto& d : input.devices) {
+          if (d.share_id || d.admin_access) continue;
+          for (const auto& [uid, other] : r) {
+            if (uid == ref.uid) continue;
+            for (const auto& o : other.devices) {
+              if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
+                conflict = "device " + d.pool + "/" + d.device +
+                           " is already prepared for ResourceClaim " + other.namespace_ + "/" +
+                           other.name + " (UID " + uid + ")";
+                return Error{conflict};
               }
             }
-            r[ref.uid] = record;
-            return Status{};
-          },
-          kStartedDurability);
-      !s.ok()) {
-    return fail(conflict.empty() ? "checkpoint: " + s.error() : conflict);
-  }
-  // From here on a failure must undo what happened so far.
-  auto undo = [&](std::string message) {
-    if (Status s = RollBack(record, /*lock_driver=*/true); !s.ok()) {
-      message += "; rollback failed: " + s.error();
-    }
-    return fail(std::move(message));
-  };
-  auto forget = [&](std::string message) {
-    // The driver did nothing (its contract on failure): only the record goes.
-    auto s = checkpoint_.Update([&](ClaimRecords& r) {
-      r.erase(ref.uid);
-      return Status{};
-    });
-    if (!s.ok()) message += "; checkpoint: " + s.error();
-    return fail(std::move(message));
-  };
+          }
+        }
+        r[ref.uid] = record;
+        return Status{};
+      },
+      kStartedDurability);
+  if (s.ok()) return s;
+  return Error{conflict.empty() ? "checkpoint: " + s.error() : conflict};
+}
 
-  auto prepared = [&]() -> Result<PreparedClaim> {
-    CallLock lock(*this);
-    if (!lock.status().ok()) return Error{lock.status().error()};
-    return driver_.Prepare(input);
-  }();
-  if (!prepared.ok()) return forget(prepared.error());
-  record.driver_state = prepared->driver_state;
-
+Status ClaimPreparer::Complete(const ClaimRef& ref, const ClaimToPrepare& input,
+                               const PreparedClaim& prepared, ClaimRecord& record) {
   cdi::Spec spec;
   spec.kind = config_.cdi_kind;
-  spec.edits = prepared->claim_edits;
-  for (std::size_t i = 0; i < prepared->devices.size(); ++i) {
-    const PreparedDevice& pd = prepared->devices[i];
-    std::string where = "prepared device " + pd.pool + "/" + pd.device;
-    std::vector<const AllocatedDevice*> matches;
-    for (const auto& a : input.devices) {
-      if (a.pool == pd.pool && a.device == pd.device &&
-          (!pd.share_id || a.share_id == pd.share_id)) {
-        matches.push_back(&a);
-      }
-    }
-    if (matches.empty())
-      return undo("driver returned " + where + ", which is not allocated to this claim");
-    PreparedDeviceRecord out;
-    out.pool = pd.pool;
-    out.device = pd.device;
-    out.share_id = pd.share_id;
-    if (!out.share_id && matches.size() == 1) out.share_id = matches[0]->share_id;
-    for (const auto* m : matches) {
-      if (std::find(out.request_names.begin(), out.request_names.end(), m->request) ==
-          out.request_names.end()) {
-        out.request_names.push_back(m->request);
-      }
-    }
-    if (!pd.edits.Empty()) {
-      std::string name = ref.uid + "-" + pd.device;
-      if (out.share_id) name += "-" + *out.share_id;
-      spec.devices.push_back(cdi::Device{name, pd.edits});
-      out.cdi_device_ids.push_back(cdi::QualifiedName(config_.cdi_kind, name));
-    }
-    for (const auto& id : pd.extra_cdi_device_ids) {
-      if (auto s = cdi::ValidateQualifiedName(id); !s.ok()) return undo(where + ": " + s.error());
-      out.cdi_device_ids.push_back(id);
-    }
-    record.response.push_back(std::move(out));
+  spec.edits = prepared.claim_edits;
+  for (const PreparedDevice& pd : prepared.devices) {
+    Result<PreparedDeviceRecord> out = DeviceAnswer(ref, input, pd, spec);
+    if (!out.ok()) return Error{out.error()};
+    record.response.push_back(std::move(*out));
   }
   if (spec.devices.empty()) {
     if (!spec.edits.Empty()) {
-      return undo("claim-level CDI edits need at least one device with edits");
+      return Error{"claim-level CDI edits need at least one device with edits"};
     }
     record.cdi_spec_file.clear();
   } else {
-    if (auto s = cdi::Validate(spec); !s.ok()) return undo("CDI spec: " + s.error());
+    if (auto s = cdi::Validate(spec); !s.ok()) return Error{"CDI spec: " + s.error()};
     record.cdi_spec = cdi::EncodeJson(spec);
     if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec, 0600,
                                       kSpecDurability);
         !s.ok()) {
-      return undo("write CDI spec: " + s.error());
+      return Error{"write CDI spec: " + s.error()};
     }
   }
-  if (config_.status_writer != nullptr && !prepared->device_status.empty()) {
-    for (const auto& st : prepared->device_status) {
+  if (config_.status_writer != nullptr && !prepared.device_status.empty()) {
+    for (const auto& st : prepared.device_status) {
       bool allocated = std::any_of(input.devices.begin(), input.devices.end(), [&](const auto& a) {
         return a.pool == st.pool && a.device == st.device &&
                (!st.share_id || a.share_id == st.share_id);
       });
       if (!allocated) {
-        return undo("device status for " + st.pool + "/" + st.device +
-                    ", which is not allocated to this claim");
+        return Error{"device status for " + st.pool + "/" + st.device +
+                     ", which is not allocated to this claim"};
       }
     }
-    if (auto s = config_.status_writer->Write(ref.namespace_, ref.name, prepared->device_status);
+    if (auto s = config_.status_writer->Write(ref.namespace_, ref.name, prepared.device_status);
         !s.ok()) {
-      return undo(s.error());
+      return s;
     }
   }
   record.state = ClaimState::kPrepareCompleted;
@@ -498,9 +487,47 @@ Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const Cla
         return Status{};
       });
       !s.ok()) {
-    return undo("checkpoint: " + s.error());
+    return Error{"checkpoint: " + s.error()};
   }
-  return record.response;
+  return {};
+}
+
+Result<PreparedDeviceRecord> ClaimPreparer::DeviceAnswer(const ClaimRef& ref,
+                                                         const ClaimToPrepare& input,
+                                                         const PreparedDevice& pd,
+                                                         cdi::Spec& spec) const {
+  std::string where = "prepared device " + pd.pool + "/" + pd.device;
+  std::vector<const AllocatedDevice*> matches;
+  for (const auto& a : input.devices) {
+    if (a.pool == pd.pool && a.device == pd.device && (!pd.share_id || a.share_id == pd.share_id)) {
+      matches.push_back(&a);
+    }
+  }
+  if (matches.empty()) {
+    return Error{"driver returned " + where + ", which is not allocated to this claim"};
+  }
+  PreparedDeviceRecord out;
+  out.pool = pd.pool;
+  out.device = pd.device;
+  out.share_id = pd.share_id;
+  if (!out.share_id && matches.size() == 1) out.share_id = matches[0]->share_id;
+  for (const auto* m : matches) {
+    if (std::find(out.request_names.begin(), out.request_names.end(), m->request) ==
+        out.request_names.end()) {
+      out.request_names.push_back(m->request);
+    }
+  }
+  if (!pd.edits.Empty()) {
+    std::string name = ref.uid + "-" + pd.device;
+    if (out.share_id) name += "-" + *out.share_id;
+    spec.devices.push_back(cdi::Device{name, pd.edits});
+    out.cdi_device_ids.push_back(cdi::QualifiedName(config_.cdi_kind, name));
+  }
+  for (const auto& id : pd.extra_cdi_device_ids) {
+    if (auto s = cdi::ValidateQualifiedName(id); !s.ok()) return Error{where + ": " + s.error()};
+    out.cdi_device_ids.push_back(id);
+  }
+  return out;
 }
 
 Status ClaimPreparer::Unprepare(const ClaimRef& claim) {

@@ -8,9 +8,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "dra/driver/cdi.h"
 #include "dra/driver/claim_source.h"
 #include "dra/driver/driver.h"
 #include "dra/metrics/registry.h"
@@ -80,6 +82,22 @@ class ClaimPreparer {
   // REQUIRES: the claim's own mutex held. Takes the CallLock around the
   // driver's calls only.
   Result<std::vector<PreparedDeviceRecord>> PrepareLocked(const ClaimRef& claim);
+  // The checkpoint's word on the claim: the answer of a completed prepare
+  // (its CDI spec restored if gone), or nothing once an interrupted one is
+  // rolled back or when there is no record.
+  Result<std::optional<std::vector<PreparedDeviceRecord>>> ResumeRecorded(const ClaimRef& ref);
+  // The claim as fetched, checked (UID, allocated, this node, this driver's
+  // devices) and turned into the driver's input, which points into `object`.
+  Result<ClaimToPrepare> CheckFetched(const ClaimRef& ref, const api::ResourceClaim& object) const;
+  // Records PrepareStarted, refusing an exclusive device another claim holds.
+  Status RecordStart(const ClaimRef& ref, const ClaimToPrepare& input, const ClaimRecord& record);
+  // After the driver's Prepare: the answer, the CDI spec, the device status
+  // and PrepareCompleted. On failure the caller rolls the claim back.
+  Status Complete(const ClaimRef& ref, const ClaimToPrepare& input, const PreparedClaim& prepared,
+                  ClaimRecord& record);
+  // The kubelet's answer for one prepared device; its CDI device goes into `spec`.
+  Result<PreparedDeviceRecord> DeviceAnswer(const ClaimRef& ref, const ClaimToPrepare& input,
+                                            const PreparedDevice& pd, cdi::Spec& spec) const;
   // Undoes a claim's preparation (driver, CDI spec, record).
   // With lock_driver the Driver::Unprepare call takes the CallLock;
   // without, the caller holds it.
