@@ -53,6 +53,154 @@ std::map<std::string, api::StringMap> NamespaceLabels(const api::ManifestSet& se
   return out;
 }
 
+// What dra validate found so far, printed as it goes (text) or at the end (JSON).
+struct ValidationReport {
+  bool as_json = false;
+  bool quiet = false;
+  json::Value objects = json::Value::Array();
+  int valid = 0;
+  int invalid = 0;
+};
+
+void ReportReadError(const api::ManifestReadError& e, ValidationReport& out) {
+  if (out.as_json) {
+    json::Value& entry = json::Push(out.objects, json::Value::Object());
+    json::Put(entry, "file", json::Value::String(e.source));
+    json::Put(entry, "valid", json::Value::Bool(false));
+    json::Put(entry, "readable", json::Value::Bool(false));
+    json::Put(entry, "message", json::Value::String(e.message));
+  } else {
+    std::cerr << "error: " << e.source << ": " << e.message << "\n";
+  }
+}
+
+void ReportDecodeError(const api::ManifestDocument& doc, const api::DecodeError& e,
+                       ValidationReport& out) {
+  ++out.invalid;
+  if (out.as_json) {
+    json::Value& entry = json::Push(out.objects, json::Value::Object());
+    json::Put(entry, "file", json::Value::String(doc.source));
+    json::Put(entry, "document", json::Int(doc.index));
+    json::Put(entry, "line", json::Uint(e.pos.line));
+    json::Put(entry, "kind", json::Value::String(e.kind));
+    json::Put(entry, "name", json::Value::String(e.name));
+    json::Put(entry, "valid", json::Value::Bool(false));
+    json::Put(entry, "message", json::Value::String(e.message));
+    json::Put(entry, "errors", json::Value::Array());
+  } else {
+    std::cout << Where(doc, e.pos) << ": " << e.message << "\n";
+  }
+}
+
+// One decoded object through kube-apiserver's create-time validation.
+void ValidateObject(const api::ManifestDocument& doc, api::DecodedObject& decoded,
+                    const ValidateFlags& flags, api::ValidationOptions& validation,
+                    ValidationReport& out) {
+  api::ObjectMeta meta = api::MetaOf(decoded.object);
+  std::string_view kind = api::KindOf(decoded.object);
+  bool namespaced = kind == "ResourceClaim" || kind == "ResourceClaimTemplate" || kind == "Pod";
+  if (namespaced && meta.namespace_.empty()) {
+    // kubectl fills in the namespace of the current context.
+    std::visit([&](auto& o) { o.metadata.namespace_ = flags.manifests.namespace_; },
+               decoded.object);
+    meta.namespace_ = flags.manifests.namespace_;
+  }
+  validation.request_version = std::string(api::VersionName(decoded.version));
+  FieldErrors errors = api::ValidateForCreate(decoded.object, validation);
+  std::string name = meta.name.empty() ? meta.generate_name : meta.name;
+  std::vector<std::string> warnings;
+  if (const auto* slice = std::get_if<api::ResourceSlice>(&decoded.object)) {
+    warnings = api::WarningsOnCreate(*slice);
+  }
+  if (!out.as_json) {
+    for (const std::string& w : warnings) {
+      std::cerr << Where(doc, decoded.pos) << ": Warning: " << w << "\n";
+    }
+  }
+  if (errors.empty()) {
+    ++out.valid;
+  } else {
+    ++out.invalid;
+  }
+  if (out.as_json) {
+    json::Value& entry = json::Push(out.objects, json::Value::Object());
+    json::Put(entry, "file", json::Value::String(doc.source));
+    json::Put(entry, "document", json::Int(doc.index));
+    json::Put(entry, "line", json::Uint(decoded.pos.line));
+    json::Put(entry, "kind", json::Value::String(std::string(kind)));
+    json::Put(entry, "name", json::Value::String(name));
+    if (namespaced) json::Put(entry, "namespace", json::Value::String(meta.namespace_));
+    json::Put(entry, "valid", json::Value::Bool(errors.empty()));
+    if (!warnings.empty()) {
+      json::Value& list = json::Put(entry, "warnings", json::Value::Array());
+      for (const std::string& w : warnings) json::Push(list, json::Value::String(w));
+    }
+    if (!errors.empty()) {
+      json::Put(
+          entry, "message",
+          json::Value::String(api::InvalidObjectMessage(kind, KindGroup(kind), name, errors)));
+    }
+    json::Value& errs = json::Put(entry, "errors", json::Value::Array());
+    for (const api::FieldError& e : errors) {
+      json::Value& err = json::Push(errs, json::Value::Object());
+      json::Put(err, "field", json::Value::String(e.field));
+      json::Put(err, "reason", json::Value::String(std::string(e.Reason())));
+      json::Put(err, "message", json::Value::String(e.Body()));
+    }
+  } else if (!errors.empty()) {
+    std::cout << Where(doc, decoded.pos) << ": " << KubectlInvalidMessage(kind, name, errors)
+              << "\n";
+  } else if (!out.quiet) {
+    std::cout << Where(doc, decoded.pos) << ": " << kind << " \"" << name << "\" is valid\n";
+  }
+}
+
+// One NodeInventory document (dra simulate's), decoded strictly.
+void ValidateExtension(const api::ExtensionDocument& doc, ValidationReport& out) {
+  Result<driver::NodeInventory> inventory = driver::DecodeNodeInventory(doc);
+  std::string where = doc.source + ": document " + std::to_string(doc.index);
+  if (doc.root.pos.line > 0) where += " (line " + std::to_string(doc.root.pos.line) + ")";
+  if (inventory) {
+    ++out.valid;
+  } else {
+    ++out.invalid;
+  }
+  if (out.as_json) {
+    json::Value& entry = json::Push(out.objects, json::Value::Object());
+    json::Put(entry, "file", json::Value::String(doc.source));
+    json::Put(entry, "document", json::Int(doc.index));
+    json::Put(entry, "line", json::Uint(doc.root.pos.line));
+    json::Put(entry, "kind", json::Value::String(doc.kind));
+    json::Put(entry, "name", json::Value::String(inventory ? inventory->name : ""));
+    json::Put(entry, "valid", json::Value::Bool(inventory.ok()));
+    if (!inventory) json::Put(entry, "message", json::Value::String(inventory.error()));
+    json::Put(entry, "errors", json::Value::Array());
+  } else if (!inventory) {
+    std::cout << where << ": " << inventory.error() << "\n";
+  } else if (!out.quiet) {
+    std::cout << where << ": NodeInventory \"" << inventory->name << "\" is valid\n";
+  }
+}
+
+// The summary; returns the exit status.
+int Finish(ValidationReport& out, int unreadable) {
+  if (out.as_json) {
+    json::Value doc = json::Value::Object();
+    json::Put(doc, "objects", std::move(out.objects));
+    json::Value& summary = json::Put(doc, "summary", json::Value::Object());
+    json::Put(summary, "valid", json::Int(out.valid));
+    json::Put(summary, "invalid", json::Int(out.invalid));
+    json::Put(summary, "unreadable", json::Int(unreadable));
+    std::cout << json::ToIndentedJson(doc, 2) << "\n";
+  } else {
+    std::cout << out.valid << " valid, " << out.invalid << " invalid";
+    if (unreadable > 0) std::cout << ", " << unreadable << " unreadable";
+    std::cout << "\n";
+  }
+  if (unreadable > 0) return 2;
+  return out.invalid > 0 ? 1 : 0;
+}
+
 int Run(const ValidateFlags& flags) {
   api::ManifestOptions manifest_options;
   api::ValidationOptions validation;
@@ -71,139 +219,18 @@ int Run(const ValidateFlags& flags) {
     return it == namespaces.end() ? api::StringMap{} : it->second;
   };
 
-  const bool as_json = flags.output == "json";
-  json::Value report = json::Value::Array();
-  int valid = 0, invalid = 0;
-
-  for (const api::ManifestReadError& e : set.read_errors) {
-    if (as_json) {
-      json::Value& entry = json::Push(report, json::Value::Object());
-      json::Put(entry, "file", json::Value::String(e.source));
-      json::Put(entry, "valid", json::Value::Bool(false));
-      json::Put(entry, "readable", json::Value::Bool(false));
-      json::Put(entry, "message", json::Value::String(e.message));
-    } else {
-      std::cerr << "error: " << e.source << ": " << e.message << "\n";
-    }
-  }
+  ValidationReport out;
+  out.as_json = flags.output == "json";
+  out.quiet = flags.quiet;
+  for (const api::ManifestReadError& e : set.read_errors) ReportReadError(e, out);
   for (api::ManifestDocument& doc : set.documents) {
-    for (const api::DecodeError& e : doc.decoded.errors) {
-      ++invalid;
-      if (as_json) {
-        json::Value& entry = json::Push(report, json::Value::Object());
-        json::Put(entry, "file", json::Value::String(doc.source));
-        json::Put(entry, "document", json::Int(doc.index));
-        json::Put(entry, "line", json::Uint(e.pos.line));
-        json::Put(entry, "kind", json::Value::String(e.kind));
-        json::Put(entry, "name", json::Value::String(e.name));
-        json::Put(entry, "valid", json::Value::Bool(false));
-        json::Put(entry, "message", json::Value::String(e.message));
-        json::Put(entry, "errors", json::Value::Array());
-      } else {
-        std::cout << Where(doc, e.pos) << ": " << e.message << "\n";
-      }
-    }
+    for (const api::DecodeError& e : doc.decoded.errors) ReportDecodeError(doc, e, out);
     for (api::DecodedObject& decoded : doc.decoded.objects) {
-      api::ObjectMeta meta = api::MetaOf(decoded.object);
-      std::string_view kind = api::KindOf(decoded.object);
-      bool namespaced = kind == "ResourceClaim" || kind == "ResourceClaimTemplate" || kind == "Pod";
-      if (namespaced && meta.namespace_.empty()) {
-        // kubectl fills in the namespace of the current context.
-        std::visit([&](auto& o) { o.metadata.namespace_ = flags.manifests.namespace_; },
-                   decoded.object);
-        meta.namespace_ = flags.manifests.namespace_;
-      }
-      validation.request_version = std::string(api::VersionName(decoded.version));
-      FieldErrors errors = api::ValidateForCreate(decoded.object, validation);
-      std::string name = meta.name.empty() ? meta.generate_name : meta.name;
-      std::vector<std::string> warnings;
-      if (const auto* slice = std::get_if<api::ResourceSlice>(&decoded.object)) {
-        warnings = api::WarningsOnCreate(*slice);
-      }
-      if (!as_json) {
-        for (const std::string& w : warnings) {
-          std::cerr << Where(doc, decoded.pos) << ": Warning: " << w << "\n";
-        }
-      }
-      if (errors.empty()) {
-        ++valid;
-      } else {
-        ++invalid;
-      }
-      if (as_json) {
-        json::Value& entry = json::Push(report, json::Value::Object());
-        json::Put(entry, "file", json::Value::String(doc.source));
-        json::Put(entry, "document", json::Int(doc.index));
-        json::Put(entry, "line", json::Uint(decoded.pos.line));
-        json::Put(entry, "kind", json::Value::String(std::string(kind)));
-        json::Put(entry, "name", json::Value::String(name));
-        if (namespaced) json::Put(entry, "namespace", json::Value::String(meta.namespace_));
-        json::Put(entry, "valid", json::Value::Bool(errors.empty()));
-        if (!warnings.empty()) {
-          json::Value& list = json::Put(entry, "warnings", json::Value::Array());
-          for (const std::string& w : warnings) json::Push(list, json::Value::String(w));
-        }
-        if (!errors.empty()) {
-          json::Put(
-              entry, "message",
-              json::Value::String(api::InvalidObjectMessage(kind, KindGroup(kind), name, errors)));
-        }
-        json::Value& errs = json::Put(entry, "errors", json::Value::Array());
-        for (const api::FieldError& e : errors) {
-          json::Value& err = json::Push(errs, json::Value::Object());
-          json::Put(err, "field", json::Value::String(e.field));
-          json::Put(err, "reason", json::Value::String(std::string(e.Reason())));
-          json::Put(err, "message", json::Value::String(e.Body()));
-        }
-      } else if (!errors.empty()) {
-        std::cout << Where(doc, decoded.pos) << ": " << KubectlInvalidMessage(kind, name, errors)
-                  << "\n";
-      } else if (!flags.quiet) {
-        std::cout << Where(doc, decoded.pos) << ": " << kind << " \"" << name << "\" is valid\n";
-      }
+      ValidateObject(doc, decoded, flags, validation, out);
     }
   }
-  for (const api::ExtensionDocument& doc : set.extensions) {
-    Result<driver::NodeInventory> inventory = driver::DecodeNodeInventory(doc);
-    std::string where = doc.source + ": document " + std::to_string(doc.index);
-    if (doc.root.pos.line > 0) where += " (line " + std::to_string(doc.root.pos.line) + ")";
-    if (inventory) {
-      ++valid;
-    } else {
-      ++invalid;
-    }
-    if (as_json) {
-      json::Value& entry = json::Push(report, json::Value::Object());
-      json::Put(entry, "file", json::Value::String(doc.source));
-      json::Put(entry, "document", json::Int(doc.index));
-      json::Put(entry, "line", json::Uint(doc.root.pos.line));
-      json::Put(entry, "kind", json::Value::String(doc.kind));
-      json::Put(entry, "name", json::Value::String(inventory ? inventory->name : ""));
-      json::Put(entry, "valid", json::Value::Bool(inventory.ok()));
-      if (!inventory) json::Put(entry, "message", json::Value::String(inventory.error()));
-      json::Put(entry, "errors", json::Value::Array());
-    } else if (!inventory) {
-      std::cout << where << ": " << inventory.error() << "\n";
-    } else if (!flags.quiet) {
-      std::cout << where << ": NodeInventory \"" << inventory->name << "\" is valid\n";
-    }
-  }
-  const int unreadable = static_cast<int>(set.read_errors.size());
-  if (as_json) {
-    json::Value out = json::Value::Object();
-    json::Put(out, "objects", std::move(report));
-    json::Value& summary = json::Put(out, "summary", json::Value::Object());
-    json::Put(summary, "valid", json::Int(valid));
-    json::Put(summary, "invalid", json::Int(invalid));
-    json::Put(summary, "unreadable", json::Int(unreadable));
-    std::cout << json::ToIndentedJson(out, 2) << "\n";
-  } else {
-    std::cout << valid << " valid, " << invalid << " invalid";
-    if (unreadable > 0) std::cout << ", " << unreadable << " unreadable";
-    std::cout << "\n";
-  }
-  if (unreadable > 0) return 2;
-  return invalid > 0 ? 1 : 0;
+  for (const api::ExtensionDocument& doc : set.extensions) ValidateExtension(doc, out);
+  return Finish(out, static_cast<int>(set.read_errors.size()));
 }
 
 }  // namespace
