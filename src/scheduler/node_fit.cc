@@ -243,4 +243,20 @@ std::int64_t BalancedAllocationScore(const PodRequests& requests, const NodeCapa
   return static_cast<std::int64_t>((1 - std_dev) * 100);
 }
 
+// framework.FitError's text: "0/N nodes are available: " and the reasons
+// with their node counts, sorted as strings, then ".".
+std::string NodesAvailableMessage(std::size_t nodes, const std::map<std::string, int>& histogram) {
+  std::vector<std::string> counted;
+  counted.reserve(histogram.size());
+  for (const auto& [reason, count] : histogram) {
+    counted.push_back(std::to_string(count) + " " + reason);
+  }
+  std::sort(counted.begin(), counted.end());
+  std::string message = "0/" + std::to_string(nodes) + " nodes are available: ";
+  for (std::size_t i = 0; i < counted.size(); ++i) {
+    message += (i == 0 ? "" : ", ") + counted[i];
+  }
+  return message + ".";
+}
+
 }  // namespace dra::scheduler

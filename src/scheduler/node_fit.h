@@ -101,4 +101,8 @@ std::int64_t LeastAllocatedScore(const PodRequests& requests, const NodeCapacity
 std::int64_t BalancedAllocationScore(const PodRequests& requests, const NodeCapacity& capacity,
                                      const NodeUsage& usage);
 
+// framework.FitError's text: "0/N nodes are available: ", the reasons with
+// their node counts sorted as strings and joined by ", ", then ".".
+std::string NodesAvailableMessage(std::size_t nodes, const std::map<std::string, int>& histogram);
+
 }  // namespace dra::scheduler

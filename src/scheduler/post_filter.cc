@@ -73,23 +73,6 @@ std::string Scheduler::Impl::FitError(std::size_t index, const FilterPass& pass,
   return message + PreemptionMessage(rec.pod, order, evaluated);
 }
 
-// framework.FitError's text: "0/N nodes are available: " and the reasons
-// with their node counts, sorted as strings, then ".".
-std::string Scheduler::Impl::NodesAvailableMessage(std::size_t nodes,
-                                                   const std::map<std::string, int>& histogram) {
-  std::vector<std::string> counted;
-  counted.reserve(histogram.size());
-  for (const auto& [reason, count] : histogram) {
-    counted.push_back(std::to_string(count) + " " + reason);
-  }
-  std::sort(counted.begin(), counted.end());
-  std::string message = "0/" + std::to_string(nodes) + " nodes are available: ";
-  for (std::size_t i = 0; i < counted.size(); ++i) {
-    message += (i == 0 ? "" : ", ") + counted[i];
-  }
-  return message + ".";
-}
-
 // DefaultPreemption's PostFilter message for a pod no node fits, in a
 // cluster where it finds no victims: nodes whose rejection preemption
 // cannot resolve are "not helpful"; on the others it looks for pods of lower

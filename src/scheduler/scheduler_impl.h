@@ -242,8 +242,6 @@ struct Scheduler::Impl {
   // ---- PostFilter and messages (post_filter.cc) ------------------------------
   std::string FitError(std::size_t index, const FilterPass& pass, const Cycle& cycle,
                        bool& requeue);
-  static std::string NodesAvailableMessage(std::size_t nodes,
-                                           const std::map<std::string, int>& histogram);
   std::string PreemptionMessage(const api::Pod& pod, const std::vector<std::size_t>& order,
                                 std::size_t evaluated) const;
   std::string PreFilterMessage(const std::string& problem) const;
