@@ -95,6 +95,205 @@ void KillChild(pid_t pid, bool own_group) {
   }
 }
 
+// Interactive mode decides whether the plugin gets our standard input.
+Result<bool> Interactive(const std::string& mode, bool tty) {
+  if (mode == "Never") return false;
+  if (mode == "IfAvailable") return tty;
+  if (mode == "Always") {
+    if (!tty) {
+      return Error{"exec plugin cannot support interactive mode: standard input is not a terminal"};
+    }
+    return true;
+  }
+  return Error{"exec plugin cannot support interactive mode: unknown interactiveMode: \"" + mode +
+               "\""};
+}
+
+// A started plugin: its PID and the read end of its standard output.
+struct Child {
+  pid_t pid = 0;
+  int out = -1;
+  // A non-interactive plugin gets its own process group so that a timeout
+  // kills whatever it started too; an interactive one stays in the
+  // terminal's foreground group.
+  bool own_group = false;
+};
+
+Result<Child> Spawn(const std::string& path, std::vector<std::string> args,
+                    std::vector<std::string> env, bool interactive) {
+  std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return Error{"exec: pipe: " + internal::ErrnoText(errno)};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!interactive) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  Child child;
+  child.own_group = !interactive;
+  if (child.own_group) {
+    flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
+  posix_spawnattr_setflags(&attr, flags);
+  int rc = ::posix_spawn(&child.pid, path.c_str(), &actions, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(out[1]);
+  if (rc != 0) {
+    ::close(out[0]);
+    return Error{"exec: fork/exec " + path + ": " + internal::ErrnoText(rc)};
+  }
+  child.out = out[0];
+  return child;
+}
+
+// Reads the plugin's standard output until it closes, then waits for its
+// exit, all within `timeout`; kills it on timeout or too much output.
+Result<RunOutput> Collect(const Child& child, const std::string& command,
+                          std::chrono::milliseconds timeout, std::size_t max_output_bytes) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto remaining_ms = [&] {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    return left.count() < 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+  };
+  auto timed_out = [&] {
+    KillChild(child.pid, child.own_group);
+    return Error{"exec: executable " + command + " did not exit within " + DurationText(timeout) +
+                 "; it was killed"};
+  };
+  RunOutput result;
+  char buf[16384];
+  for (;;) {
+    int wait_ms = remaining_ms();
+    if (wait_ms == 0) {
+      ::close(child.out);
+      return timed_out();
+    }
+    pollfd p{child.out, POLLIN, 0};
+    int n = ::poll(&p, 1, wait_ms);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) continue;  // the deadline check above ends the loop
+    ssize_t got = ::read(child.out, buf, sizeof buf);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got <= 0) break;
+    if (result.stdout_text.size() + static_cast<std::size_t>(got) > max_output_bytes) {
+      ::close(child.out);
+      KillChild(child.pid, child.own_group);
+      return Error{"exec: executable " + command + " wrote more than " +
+                   std::to_string(max_output_bytes) + " bytes to standard output; it was killed"};
+    }
+    result.stdout_text.append(buf, static_cast<std::size_t>(got));
+  }
+  ::close(child.out);
+  // Standard output is closed; wait for the exit within the same deadline.
+  for (;;) {
+    pid_t w = ::waitpid(child.pid, &result.wait_status, WNOHANG);
+    if (w == child.pid) break;
+    if (w < 0 && errno != EINTR) return Error{"exec: wait: " + internal::ErrnoText(errno)};
+    if (remaining_ms() == 0) return timed_out();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (!WIFEXITED(result.wait_status) || WEXITSTATUS(result.wait_status) != 0) {
+    int code = WIFEXITED(result.wait_status) ? WEXITSTATUS(result.wait_status) : -1;
+    return Error{"exec: executable " + command + " failed with exit code " + std::to_string(code)};
+  }
+  return result;
+}
+
+struct DecodedCredential {
+  Credentials creds;
+  std::optional<std::chrono::system_clock::time_point> expiry;
+};
+
+// The ExecCredential the plugin printed (JSON or YAML), checked as
+// client-go's exec authenticator checks it.
+Result<DecodedCredential> DecodeExecCredential(const std::string& text,
+                                               const std::string& configured_version) {
+  json::Value root;
+  if (json::LooksLikeJson(text)) {
+    Result<json::Value> parsed = json::ParseJson(text);
+    if (!parsed.ok()) return Error{"decoding stdout: " + parsed.error()};
+    root = std::move(parsed).value();
+  } else {
+    Result<std::vector<json::YamlDocument>> docs = json::ParseYaml(text);
+    if (!docs.ok()) return Error{"decoding stdout: " + docs.error()};
+    if (!docs->empty()) root = std::move((*docs)[0].root);
+  }
+  if (!root.is_object()) {
+    return Error{"decoding stdout: Object 'Kind' is missing in '" + text + "'"};
+  }
+  auto string_field = [](const json::Value& obj, std::string_view key) -> std::string {
+    const json::Value* v = obj.Find(key);
+    return v != nullptr && v->is_string() ? v->text : std::string();
+  };
+  const std::string kind = string_field(root, "kind");
+  const std::string api_version = string_field(root, "apiVersion");
+  if (kind.empty()) return Error{"decoding stdout: Object 'Kind' is missing in '" + text + "'"};
+  if (api_version.empty()) {
+    return Error{"decoding stdout: Object 'apiVersion' is missing in '" + text + "'"};
+  }
+  const bool known_version =
+      api_version == std::string(kGroup) + "/v1" || api_version == std::string(kGroup) + "/v1beta1";
+  if (!known_version || kind != "ExecCredential") {
+    return Error{"decoding stdout: no kind \"" + kind + "\" is registered for version \"" +
+                 api_version + "\""};
+  }
+  if (api_version != configured_version) {
+    return Error{"exec plugin is configured to use API version " + configured_version +
+                 ", plugin returned version " + api_version};
+  }
+  const json::Value* status = root.Find("status");
+  if (status == nullptr || status->is_null()) {
+    return Error{"exec plugin didn't return a status field"};
+  }
+  if (!status->is_object()) return Error{"decoding stdout: status: expected an object"};
+  Credentials creds;
+  std::optional<std::chrono::system_clock::time_point> expiry;
+  for (const auto& [key, out] :
+       {std::pair<std::string_view, std::string*>{"token", &creds.bearer_token},
+        {"clientCertificateData", &creds.cert_pem},
+        {"clientKeyData", &creds.key_pem}}) {
+    const json::Value* v = status->Find(key);
+    if (v == nullptr || v->is_null()) continue;
+    if (!v->is_string())
+      return Error{"decoding stdout: status." + std::string(key) + ": expected a string"};
+    *out = v->text;
+  }
+  if (const json::Value* ts = status->Find("expirationTimestamp");
+      ts != nullptr && !ts->is_null()) {
+    if (!ts->is_string())
+      return Error{"decoding stdout: status.expirationTimestamp: expected a string"};
+    Result<api::Time> t = api::codec::ParseRfc3339(ts->text);
+    if (!t.ok()) return Error{"decoding stdout: status.expirationTimestamp: " + t.error()};
+    expiry = std::chrono::system_clock::time_point(std::chrono::seconds(t->seconds));
+  }
+  if (creds.bearer_token.empty() && creds.cert_pem.empty() && creds.key_pem.empty()) {
+    return Error{"exec plugin didn't return a token or cert/key pair"};
+  }
+  if (creds.cert_pem.empty() != creds.key_pem.empty()) {
+    return Error{"exec plugin returned only certificate or key, not both"};
+  }
+  return DecodedCredential{std::move(creds), expiry};
+}
+
 }  // namespace
 
 ExecCredentialProvider::ExecCredentialProvider(ExecConfig config,
@@ -164,23 +363,9 @@ void ExecCredentialProvider::Invalidate(const Credentials& used) {
 }
 
 Result<Credentials> ExecCredentialProvider::RunLocked() {
-  // Interactive mode decides whether the plugin gets our standard input.
   bool tty = options_.stdin_is_terminal ? *options_.stdin_is_terminal : ::isatty(0) == 1;
-  bool interactive = false;
-  const std::string& mode = config_.interactive_mode;
-  if (mode == "Never") {
-    interactive = false;
-  } else if (mode == "IfAvailable") {
-    interactive = tty;
-  } else if (mode == "Always") {
-    if (!tty) {
-      return Error{"exec plugin cannot support interactive mode: standard input is not a terminal"};
-    }
-    interactive = true;
-  } else {
-    return Error{"exec plugin cannot support interactive mode: unknown interactiveMode: \"" + mode +
-                 "\""};
-  }
+  Result<bool> interactive = Interactive(config_.interactive_mode, tty);
+  if (!interactive.ok()) return Error{interactive.error()};
 
   std::optional<std::string> resolved = LookPath(command_);
   if (!resolved) {
@@ -198,171 +383,19 @@ Result<Credentials> ExecCredentialProvider::RunLocked() {
     return Error{message};
   }
 
-  std::vector<std::string> env = PluginEnvironment(config_, ExecInfo(interactive));
-  std::vector<char*> envp;
-  envp.reserve(env.size() + 1);
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args;
-  args.push_back(command_);
+  std::vector<std::string> args{command_};
   args.insert(args.end(), config_.args.begin(), config_.args.end());
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return Error{"exec: pipe: " + internal::ErrnoText(errno)};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (!interactive) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-  // A non-interactive plugin gets its own process group so that a timeout
-  // kills whatever it started too; an interactive one stays in the
-  // terminal's foreground group.
-  const bool own_group = !interactive;
-  if (own_group) {
-    flags |= POSIX_SPAWN_SETPGROUP;
-    posix_spawnattr_setpgroup(&attr, 0);
-  }
-  posix_spawnattr_setflags(&attr, flags);
-  pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, resolved->c_str(), &actions, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  ::close(out[1]);
-  if (rc != 0) {
-    ::close(out[0]);
-    return Error{"exec: fork/exec " + *resolved + ": " + internal::ErrnoText(rc)};
-  }
-
-  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-  auto remaining_ms = [&] {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    return left.count() < 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
-  };
-  auto timed_out = [&] {
-    KillChild(pid, own_group);
-    return Error{"exec: executable " + command_ + " did not exit within " +
-                 DurationText(options_.timeout) + "; it was killed"};
-  };
-  RunOutput result;
-  char buf[16384];
-  for (;;) {
-    int wait_ms = remaining_ms();
-    if (wait_ms == 0) {
-      ::close(out[0]);
-      return timed_out();
-    }
-    pollfd p{out[0], POLLIN, 0};
-    int n = ::poll(&p, 1, wait_ms);
-    if (n < 0 && errno == EINTR) continue;
-    if (n == 0) continue;  // the deadline check above ends the loop
-    ssize_t got = ::read(out[0], buf, sizeof buf);
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (got <= 0) break;
-    if (result.stdout_text.size() + static_cast<std::size_t>(got) > options_.max_output_bytes) {
-      ::close(out[0]);
-      KillChild(pid, own_group);
-      return Error{"exec: executable " + command_ + " wrote more than " +
-                   std::to_string(options_.max_output_bytes) +
-                   " bytes to standard output; it was killed"};
-    }
-    result.stdout_text.append(buf, static_cast<std::size_t>(got));
-  }
-  ::close(out[0]);
-  // Standard output is closed; wait for the exit within the same deadline.
-  for (;;) {
-    pid_t w = ::waitpid(pid, &result.wait_status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) return Error{"exec: wait: " + internal::ErrnoText(errno)};
-    if (remaining_ms() == 0) return timed_out();
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (!WIFEXITED(result.wait_status) || WEXITSTATUS(result.wait_status) != 0) {
-    int code = WIFEXITED(result.wait_status) ? WEXITSTATUS(result.wait_status) : -1;
-    return Error{"exec: executable " + command_ + " failed with exit code " + std::to_string(code)};
-  }
-
-  // Decode the ExecCredential.
-  const std::string& text = result.stdout_text;
-  json::Value root;
-  if (json::LooksLikeJson(text)) {
-    Result<json::Value> parsed = json::ParseJson(text);
-    if (!parsed.ok()) return Error{"decoding stdout: " + parsed.error()};
-    root = std::move(parsed).value();
-  } else {
-    Result<std::vector<json::YamlDocument>> docs = json::ParseYaml(text);
-    if (!docs.ok()) return Error{"decoding stdout: " + docs.error()};
-    if (!docs->empty()) root = std::move((*docs)[0].root);
-  }
-  if (!root.is_object()) {
-    return Error{"decoding stdout: Object 'Kind' is missing in '" + text + "'"};
-  }
-  auto string_field = [](const json::Value& obj, std::string_view key) -> std::string {
-    const json::Value* v = obj.Find(key);
-    return v != nullptr && v->is_string() ? v->text : std::string();
-  };
-  const std::string kind = string_field(root, "kind");
-  const std::string api_version = string_field(root, "apiVersion");
-  if (kind.empty()) return Error{"decoding stdout: Object 'Kind' is missing in '" + text + "'"};
-  if (api_version.empty()) {
-    return Error{"decoding stdout: Object 'apiVersion' is missing in '" + text + "'"};
-  }
-  const bool known_version =
-      api_version == std::string(kGroup) + "/v1" || api_version == std::string(kGroup) + "/v1beta1";
-  if (!known_version || kind != "ExecCredential") {
-    return Error{"decoding stdout: no kind \"" + kind + "\" is registered for version \"" +
-                 api_version + "\""};
-  }
-  if (api_version != config_.api_version) {
-    return Error{"exec plugin is configured to use API version " + config_.api_version +
-                 ", plugin returned version " + api_version};
-  }
-  const json::Value* status = root.Find("status");
-  if (status == nullptr || status->is_null()) {
-    return Error{"exec plugin didn't return a status field"};
-  }
-  if (!status->is_object()) return Error{"decoding stdout: status: expected an object"};
-  Credentials creds;
-  std::optional<std::chrono::system_clock::time_point> expiry;
-  for (const auto& [key, out] :
-       {std::pair<std::string_view, std::string*>{"token", &creds.bearer_token},
-        {"clientCertificateData", &creds.cert_pem},
-        {"clientKeyData", &creds.key_pem}}) {
-    const json::Value* v = status->Find(key);
-    if (v == nullptr || v->is_null()) continue;
-    if (!v->is_string())
-      return Error{"decoding stdout: status." + std::string(key) + ": expected a string"};
-    *out = v->text;
-  }
-  if (const json::Value* ts = status->Find("expirationTimestamp");
-      ts != nullptr && !ts->is_null()) {
-    if (!ts->is_string())
-      return Error{"decoding stdout: status.expirationTimestamp: expected a string"};
-    Result<api::Time> t = api::codec::ParseRfc3339(ts->text);
-    if (!t.ok()) return Error{"decoding stdout: status.expirationTimestamp: " + t.error()};
-    expiry = std::chrono::system_clock::time_point(std::chrono::seconds(t->seconds));
-  }
-  if (creds.bearer_token.empty() && creds.cert_pem.empty() && creds.key_pem.empty()) {
-    return Error{"exec plugin didn't return a token or cert/key pair"};
-  }
-  if (creds.cert_pem.empty() != creds.key_pem.empty()) {
-    return Error{"exec plugin returned only certificate or key, not both"};
-  }
-  cached_ = creds;
-  expiry_ = expiry;
-  return creds;
+  Result<Child> child = Spawn(*resolved, std::move(args),
+                              PluginEnvironment(config_, ExecInfo(*interactive)), *interactive);
+  if (!child.ok()) return Error{child.error()};
+  Result<RunOutput> output = Collect(*child, command_, options_.timeout, options_.max_output_bytes);
+  if (!output.ok()) return Error{output.error()};
+  Result<DecodedCredential> decoded =
+      DecodeExecCredential(output->stdout_text, config_.api_version);
+  if (!decoded.ok()) return Error{decoded.error()};
+  cached_ = decoded->creds;
+  expiry_ = decoded->expiry;
+  return decoded->creds;
 }
 
 }  // namespace dra::kube
