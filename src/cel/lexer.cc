@@ -50,6 +50,8 @@ void Lexer::SkipSpaceAndComments() {
   }
 }
 
+// The lexer's one switch over the next character: each case is a few
+// lines, and the cases read best side by side, as in cel-spec's grammar.
 Token Lexer::Next() {
   for (;;) {
     SkipSpaceAndComments();

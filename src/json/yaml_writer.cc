@@ -320,6 +320,9 @@ struct Analysis {
   bool block_allowed = false;
 };
 
+// One pass over the scalar with the flags go-yaml's emitter computes in
+// yaml_emitter_analyze_scalar (emitterc.go); kept in one function, in the
+// same order, so that it can be compared with that function line by line.
 Analysis Analyze(std::string_view v) {
   Analysis a;
   if (v.empty()) return a;
