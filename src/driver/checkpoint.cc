@@ -1,7 +1,6 @@
 #include "driver/checkpoint.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include "dra/driver/cdi.h"
 #include "dra/json/build.h"
 #include "dra/json/value.h"
+#include "driver/file_lock.h"
 
 namespace dra::driver {
 namespace {
@@ -277,16 +277,8 @@ Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
 }
 
 Result<std::optional<Checkpoint::SetAside>> Checkpoint::SetAsideIfCorrupt() {
-  std::string lock_path = path_ + ".lock";
-  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return Error{"open " + lock_path + ": " + std::strerror(errno)};
-  struct Closer {
-    int fd;
-    ~Closer() { close(fd); }  // releases the flock
-  } closer{fd};
-  while (flock(fd, LOCK_EX) != 0) {
-    if (errno != EINTR) return Error{"lock " + lock_path + ": " + std::strerror(errno)};
-  }
+  Result<FileLock> file_lock = FileLock::Acquire(path_ + ".lock");
+  if (!file_lock.ok()) return Error{file_lock.error()};
   auto text = ReadWhole(path_);
   if (!text.ok()) return Error{text.error()};
   if (!*text) return std::optional<SetAside>();
@@ -347,23 +339,12 @@ void Checkpoint::Commit(const std::vector<Pending*>& batch) {
   auto fail_all = [&](const std::string& message) {
     for (Pending* p : batch) p->status = Error{message};
   };
-  std::string lock_path = path_ + ".lock";
-  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return fail_all("open " + lock_path + ": " + std::strerror(errno));
-  while (flock(fd, LOCK_EX) != 0) {
-    if (errno != EINTR) {
-      int err = errno;
-      close(fd);
-      return fail_all("lock " + lock_path + ": " + std::strerror(err));
-    }
-  }
+  Result<FileLock> file_lock = FileLock::Acquire(path_ + ".lock");  // until the end
+  if (!file_lock.ok()) return fail_all(file_lock.error());
   // One copy per batch: a change that fails must not touch the records
   // other threads hold through Snapshot.
   auto records = Load();
-  if (!records.ok()) {
-    close(fd);
-    return fail_all(records.error());
-  }
+  if (!records.ok()) return fail_all(records.error());
   bool changed = false;
   cdi::Durability durability = cdi::Durability::kCache;
   for (Pending* p : batch) {
@@ -398,7 +379,6 @@ void Checkpoint::Commit(const std::vector<Pending*>& batch) {
       }
     }
   }
-  close(fd);  // releases the flock
 }
 
 }  // namespace dra::driver

@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include <sstream>
 
 #include "dra/driver/cdi.h"
+#include "driver/file_lock.h"
 
 namespace dra::driver {
 namespace {
@@ -116,21 +116,16 @@ class ClaimPreparer::CallLock {
     p_.serialize_mu_.lock();
     locked_ = true;
     if (!p_.config_.serialize_lock_path.empty()) {
-      fd_ = open(p_.config_.serialize_lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-      if (fd_ < 0) {
-        status_ = Error{"open " + p_.config_.serialize_lock_path + ": " + std::strerror(errno)};
-        return;
-      }
-      while (flock(fd_, LOCK_EX) != 0) {
-        if (errno != EINTR) {
-          status_ = Error{"lock " + p_.config_.serialize_lock_path + ": " + std::strerror(errno)};
-          return;
-        }
+      Result<FileLock> file_lock = FileLock::Acquire(p_.config_.serialize_lock_path);
+      if (file_lock.ok()) {
+        file_lock_.emplace(std::move(*file_lock));
+      } else {
+        status_ = Error{file_lock.error()};
       }
     }
   }
   ~CallLock() {
-    if (fd_ >= 0) close(fd_);
+    file_lock_.reset();
     if (locked_) p_.serialize_mu_.unlock();
   }
   CallLock(const CallLock&) = delete;
@@ -141,7 +136,7 @@ class ClaimPreparer::CallLock {
  private:
   ClaimPreparer& p_;
   bool locked_ = false;
-  int fd_ = -1;
+  std::optional<FileLock> file_lock_;  // released before serialize_mu_
   Status status_;
 };
 
