@@ -25,13 +25,15 @@ std::string DriverNames() {
   return names;
 }
 
-int RunDriver(const std::string& name, const std::vector<std::string>& rest) {
+// `program` is how dra was called ("dra", or "kubectl dra" as a plugin).
+int RunDriver(const std::string& program, const std::string& name,
+              const std::vector<std::string>& rest) {
   if (name.empty()) {
     // `dra driver --help` (or no driver named): the drivers there are.
     const bool help = !rest.empty() && (rest.front() == "-h" || rest.front() == "--help");
     std::ostream& out = help ? std::cout : std::cerr;
     if (!help) out << "error: dra driver: name a driver\n";
-    out << "Run a DRA kubelet plugin (driver)\nUsage: dra driver NAME [flags...]\n\n";
+    out << "Run a DRA kubelet plugin (driver)\nUsage: " << program << " driver NAME [flags...]\n\n";
     for (const driver::DriverExtension* e : driver::DriverExtensions()) {
       out << "  " << e->name() << "\t" << e->summary() << "\n";
     }
@@ -44,7 +46,7 @@ int RunDriver(const std::string& name, const std::vector<std::string>& rest) {
               << ")\n";
     return 2;
   }
-  std::vector<std::string> args{"dra driver " + name};
+  std::vector<std::string> args{program + " driver " + name};
   args.insert(args.end(), rest.begin(), rest.end());
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
@@ -64,7 +66,9 @@ void AddDriverCommand(CLI::App& app, int& exit_code) {
   cmd->prefix_command();
   cmd->set_help_flag();
   cmd->add_option("name", args->name, "The driver: " + DriverNames());
-  cmd->callback([cmd, args, &exit_code] { exit_code = RunDriver(args->name, cmd->remaining()); });
+  cmd->callback([&app, cmd, args, &exit_code] {
+    exit_code = RunDriver(app.get_name(), args->name, cmd->remaining());
+  });
 }
 
 }  // namespace dra::cli

@@ -151,7 +151,8 @@ class DevicePluginModel {
   }
 
   // What the pod's claims ask for, as whole devices per class; false with
-  // `reason` when a claim or class is missing.
+  // `reason` when a claim or class is missing. A missing class ends its
+  // claim's requests only, so a later claim's problem is the one reported.
   bool Demands(const api::Pod& pod, std::vector<Demand>& demands, std::string& reason) const {
     for (const api::PodResourceClaim& entry : pod.spec.resource_claims) {
       const api::ResourceClaimSpec* spec = nullptr;
@@ -165,7 +166,7 @@ class DevicePluginModel {
       }
       if (spec == nullptr) {
         reason = "claim " + entry.name + " has no ResourceClaim or template";
-        return false;
+        break;
       }
       for (const api::DeviceRequest& req : spec->devices.requests) {
         std::string cls;
@@ -183,12 +184,12 @@ class DevicePluginModel {
         auto ci = class_index_.find(cls);
         if (ci == class_index_.end()) {
           reason = "device class " + cls + " does not exist";
-          return false;
+          break;
         }
         demands.push_back({ci->second, mode == "All" ? -1 : std::max<std::int64_t>(count, 1)});
       }
     }
-    return true;
+    return reason.empty();
   }
 
   // First fit of whole devices per class on `node`: the devices taken, or

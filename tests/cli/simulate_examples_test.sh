@@ -60,6 +60,37 @@ grep -q '<svg' "$tmp/r.html" || fail "html has no chart"
 grep -q 'train-big' "$tmp/r.html" || fail "html lacks the pending pod"
 if grep -Eq '(src|href)=' "$tmp/r.html"; then fail "html references external resources"; fi
 
+# The device-plugin model reports the last claim of a pod whose claims name
+# missing classes (each claim's requests stop at their first missing class).
+cat > "$tmp/dp.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: ta, namespace: default}
+spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: a}}]}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: tb, namespace: default}
+spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: b}}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: ca, resourceClaimTemplateName: ta}, {name: cb, resourceClaimTemplateName: tb}]
+YAML
+json=$("$dra" simulate -f "$tmp/dp.yaml" -o json --compare device-plugin)
+python3 -c '
+import json, sys
+pods = json.loads(sys.argv[1])["devicePlugin"]["pods"]
+assert [p["reason"] for p in pods] == ["device class b does not exist"], pods
+' "$json" || fail "device-plugin model: missing classes"
+
 # Bad input is reported against the pod; the others are still scheduled.
 cat > "$tmp/bad.yaml" <<'YAML'
 apiVersion: resource.k8s.io/v1
