@@ -62,6 +62,19 @@ struct ValidationReport {
   int invalid = 0;
 };
 
+// A new entry of the JSON report, opened with the fields every entry for a
+// document has.
+json::Value& NewEntry(ValidationReport& out, const std::string& file, int document,
+                      std::uint32_t line, std::string kind, std::string name) {
+  json::Value& entry = json::Push(out.objects, json::Value::Object());
+  json::Put(entry, "file", json::Value::String(file));
+  json::Put(entry, "document", json::Int(document));
+  json::Put(entry, "line", json::Uint(line));
+  json::Put(entry, "kind", json::Value::String(std::move(kind)));
+  json::Put(entry, "name", json::Value::String(std::move(name)));
+  return entry;
+}
+
 void ReportReadError(const api::ManifestReadError& e, ValidationReport& out) {
   if (out.as_json) {
     json::Value& entry = json::Push(out.objects, json::Value::Object());
@@ -78,12 +91,7 @@ void ReportDecodeError(const api::ManifestDocument& doc, const api::DecodeError&
                        ValidationReport& out) {
   ++out.invalid;
   if (out.as_json) {
-    json::Value& entry = json::Push(out.objects, json::Value::Object());
-    json::Put(entry, "file", json::Value::String(doc.source));
-    json::Put(entry, "document", json::Int(doc.index));
-    json::Put(entry, "line", json::Uint(e.pos.line));
-    json::Put(entry, "kind", json::Value::String(e.kind));
-    json::Put(entry, "name", json::Value::String(e.name));
+    json::Value& entry = NewEntry(out, doc.source, doc.index, e.pos.line, e.kind, e.name);
     json::Put(entry, "valid", json::Value::Bool(false));
     json::Put(entry, "message", json::Value::String(e.message));
     json::Put(entry, "errors", json::Value::Array());
@@ -123,12 +131,8 @@ void ValidateObject(const api::ManifestDocument& doc, api::DecodedObject& decode
     ++out.invalid;
   }
   if (out.as_json) {
-    json::Value& entry = json::Push(out.objects, json::Value::Object());
-    json::Put(entry, "file", json::Value::String(doc.source));
-    json::Put(entry, "document", json::Int(doc.index));
-    json::Put(entry, "line", json::Uint(decoded.pos.line));
-    json::Put(entry, "kind", json::Value::String(std::string(kind)));
-    json::Put(entry, "name", json::Value::String(name));
+    json::Value& entry =
+        NewEntry(out, doc.source, doc.index, decoded.pos.line, std::string(kind), name);
     if (namespaced) json::Put(entry, "namespace", json::Value::String(meta.namespace_));
     json::Put(entry, "valid", json::Value::Bool(errors.empty()));
     if (!warnings.empty()) {
@@ -166,12 +170,8 @@ void ValidateExtension(const api::ExtensionDocument& doc, ValidationReport& out)
     ++out.invalid;
   }
   if (out.as_json) {
-    json::Value& entry = json::Push(out.objects, json::Value::Object());
-    json::Put(entry, "file", json::Value::String(doc.source));
-    json::Put(entry, "document", json::Int(doc.index));
-    json::Put(entry, "line", json::Uint(doc.root.pos.line));
-    json::Put(entry, "kind", json::Value::String(doc.kind));
-    json::Put(entry, "name", json::Value::String(inventory ? inventory->name : ""));
+    json::Value& entry = NewEntry(out, doc.source, doc.index, doc.root.pos.line, doc.kind,
+                                  inventory ? inventory->name : "");
     json::Put(entry, "valid", json::Value::Bool(inventory.ok()));
     if (!inventory) json::Put(entry, "message", json::Value::String(inventory.error()));
     json::Put(entry, "errors", json::Value::Array());
