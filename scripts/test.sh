@@ -16,6 +16,8 @@ fuzz_seconds=${DRA_FUZZ_SECONDS:-30}
 passed=0
 failed=0
 failed_names=()  # what failed, repeated at the very end where a log's tail shows it
+failed_tails=$(mktemp)  # the last lines of each failed ctest case's output, for the same reason
+trap 'rm -f "$failed_tails"' EXIT
 step() { echo; echo "=== $*"; }
 count() {  # count <passed> <failed>
   passed=$((passed + $1)); failed=$((failed + $2))
@@ -33,8 +35,20 @@ run_ctest() {
   fi
   count $((total - fails)) "$fails"
   local name
-  while read -r name; do failed_names+=("$2: $name"); done < <(
-    sed -n '/The following tests FAILED:/,/^$/s/^[[:space:]]*[0-9]* - \(.*\)$/\1/p' "$log")
+  while read -r name; do
+    failed_names+=("$2: $name")
+    # --output-on-failure prints a case's output after its status line, up to
+    # the next status line or the summary.
+    local test_name=${name% (*}
+    {
+      echo "--- $2: $test_name (last 25 lines of its output)"
+      awk -v t="$test_name" '
+        /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / { on = (index($0, " " t " ") > 0); next }
+        /^ +Start +[0-9]+: / { next }
+        /^[0-9]+% tests passed/ { on = 0 }
+        on' "$log" | tail -25
+    } >> "$failed_tails"
+  done < <(sed -n '/The following tests FAILED:/,/^$/s/^[[:space:]]*[0-9]* - \(.*\)$/\1/p' "$log")
   rm -f "$log"
 }
 
@@ -92,6 +106,7 @@ for f in build-asan/fuzz/*_fuzz; do
 done
 
 echo
+cat "$failed_tails"
 for name in "${failed_names[@]}"; do echo "FAILED: $name"; done
 echo "tests: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
