@@ -96,6 +96,16 @@ for pod, p in sorted(pods.items()):
     elif got["verdict"] != "Unschedulable" or got.get("message") != cond["message"]:
         problem = (f"kube-scheduler: {cond['message']}\n    dra: {got['verdict']} "
                    f"{got['node']}: {got.get('message')}")
+        # A Filter error aborts the attempt; kube-scheduler checks the nodes
+        # in parallel and reports whichever error came first, so the node
+        # it names is a race. Enough that dra finds that error on that node.
+        framework = re.match(r'running "[A-Za-z]+" filter plugin: (.*)', cond["message"], re.S)
+        if (got["verdict"] == "Unschedulable" and framework and
+                re.match(r'running "[A-Za-z]+" filter plugin: ', got.get("message") or "")):
+            on = [g.get("node") for g in got["nodes"]
+                  if framework.group(1) in g.get("reasons", [])]
+            if on:
+                problem = f"Filter error named from another node: kube-scheduler's is dra's on {on[0]}"
     print(f"{verdict(problem, pod)}\t{name}/{pod}".replace("\n", " | "))
 for key, claims in sorted(twice.items()):
     print(f"{verdict('device ' + '/'.join(key) + ' allocated to ' + ', '.join(claims), 'claims')}"
