@@ -55,7 +55,7 @@ class MinimalDriver final : public Driver {
       std::string greeting = "hello";
       for (const std::string& config : allocated.opaque_configs) {
         auto parsed = Greeting(config);
-        if (!parsed.ok()) return dra::Error{parsed.error()};
+        if (!parsed.ok()) return parsed.failure();
         greeting = *parsed;  // later configs override earlier ones
       }
       PreparedDevice device;

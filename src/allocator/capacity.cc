@@ -116,7 +116,7 @@ Result<CapacityMap> ConsumptionOfAll(DeviceCapacities device, const CapacityMap*
   CapacityMap out;
   for (const NamedCapacity* c : device) {
     Result<api::Quantity> v = Consumption(c->capacity, Requested(requests, c->name), fractional);
-    if (!v.ok()) return Error{"capacity " + Quoted(c->name) + ": " + v.error()};
+    if (!v.ok()) return v.failure().WithPrefix("capacity " + Quoted(c->name) + ": ");
     out.emplace(c->name, std::move(*v));
   }
   return out;
@@ -167,7 +167,7 @@ Result<bool> CapacityFits(DeviceCapacities device, const CapacityMap* requests,
     return true;
   }
   Result<CapacityMap> consumed = ConsumptionOfAll(device, requests, fractional);
-  if (!consumed.ok()) return Error{consumed.error()};
+  if (!consumed.ok()) return consumed.failure();
   for (const auto& [name, v] : *consumed) {
     if (v.Sign() < 0) return Error{"capacity " + Quoted(name) + ": capacity value is negative"};
   }

@@ -55,7 +55,7 @@ class Planner {
             MakeEntry(plan.display,
                       {req.name, req.name, &e.device_class_name, &e.selectors, &e.allocation_mode,
                        e.count, &e.admin_access, &e.tolerations, &e.capacity, req.name});
-        if (!entry.ok()) return Error{entry.error()};
+        if (!entry.ok()) return entry.failure();
         rp.entries.push_back(std::move(*entry));
       } else if (rp.first_available) {
         for (const api::DeviceSubRequest& s : req.first_available) {
@@ -63,7 +63,7 @@ class Planner {
               MakeEntry(plan.display, {req.name + "/" + s.name, req.name, &s.device_class_name,
                                        &s.selectors, &s.allocation_mode, s.count, nullptr,
                                        &s.tolerations, &s.capacity, s.name});
-          if (!entry.ok()) return Error{entry.error()};
+          if (!entry.ok()) return entry.failure();
           rp.entries.push_back(std::move(*entry));
         }
       } else {
@@ -140,7 +140,7 @@ class Planner {
       e.count = src.count;
     } else if (*src.allocation_mode == "All") {
       e.all = true;
-      if (Status s = EnumerateAll(claim, prefix(), e); !s.ok()) return Error{s.error()};
+      if (Status s = EnumerateAll(claim, prefix(), e); !s.ok()) return s.failure();
       e.count = static_cast<std::int64_t>(e.all_slots.size());
     } else {
       return Error{prefix() + "unsupported count mode " + *src.allocation_mode};
@@ -166,7 +166,7 @@ class Planner {
       for (; slot < scan_.devices.size() && scan_.pools[slot] == &p; ++slot) {
         Index d = scan_.devices[slot];
         Result<bool> ok = selection_.Selectable(e, claim, slot);
-        if (!ok.ok()) return Error{ok.error()};
+        if (!ok.ok()) return ok.failure();
         // Devices whose capacity cannot serve the entry are left out of the
         // list. Capacity is checked against the device alone here; what
         // claims in use and earlier picks consume is checked when the device is
@@ -176,8 +176,8 @@ class Planner {
           Result<bool> fits = CapacityFits(inv_.table().capacities(d), e.capacity_requests, nullptr,
                                            nullptr, inv_.features().fractional_capacity_range);
           if (!fits.ok()) {
-            return Error{prefix + "checking capacity for device " +
-                         std::string(inv_.devices()[d].name) + ": " + fits.error()};
+            return fits.failure().WithPrefix(prefix + "checking capacity for device " +
+                                             std::string(inv_.devices()[d].name) + ": ");
           }
           if (!*fits) continue;
         }
@@ -224,7 +224,7 @@ Result<std::vector<ClaimPlan>> PlanClaims(const Inventory& inventory, const Gath
   plans.reserve(claims.size());
   for (const api::ResourceClaim& c : claims) {
     Result<ClaimPlan> p = planner.Plan(c);
-    if (!p.ok()) return Error{p.error()};
+    if (!p.ok()) return p.failure();
     plans.push_back(std::move(*p));
   }
   return plans;

@@ -73,10 +73,10 @@ bool FieldMatches(const api::NodeSelectorRequirement& r, const std::string& node
 Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, const api::Node& node) {
   for (const api::NodeSelectorTerm& term : selector.node_selector_terms) {
     for (const auto& r : term.match_expressions) {
-      if (Status s = CheckExpression(r); !s.ok()) return Error{s.error()};
+      if (Status s = CheckExpression(r); !s.ok()) return s.failure();
     }
     for (const auto& r : term.match_fields) {
-      if (Status s = CheckField(r); !s.ok()) return Error{s.error()};
+      if (Status s = CheckField(r); !s.ok()) return s.failure();
     }
   }
   const std::string& name = node.metadata.name;

@@ -37,21 +37,21 @@ Result<bool> SliceRelevant(const Inventory& inv, Index slice, const api::Node& n
 
 // Validation of a complete pool: device names unique across the slices that target the node
 // and, with partitionable devices, unique counter-set names and every consumesCounters entry
-// naming an existing counter set and counters of the pool. The reason, empty when valid.
-std::string Validate(const Inventory& inv, Pool& pool, const std::vector<Index>& counter_slices) {
+// naming an existing counter set and counters of the pool.
+Status Validate(const Inventory& inv, Pool& pool, const std::vector<Index>& counter_slices) {
   std::set<std::string_view> names;
   for (Index s : pool.slices) {
     const SliceRecord& r = inv.slices()[s];
     for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
       const std::string_view name = inv.devices()[d].name;
-      if (!names.insert(name).second) return "duplicate device name " + std::string(name);
+      if (!names.insert(name).second) return Error{"duplicate device name " + std::string(name)};
     }
   }
-  if (!inv.features().partitionable_devices) return "";
+  if (!inv.features().partitionable_devices) return {};
   for (Index s : counter_slices) {
     for (const api::CounterSet& cs : inv.slice_extra(s).shared_counters) {
       auto [it, inserted] = pool.counters.try_emplace(cs.name);
-      if (!inserted) return "duplicate counter set name " + cs.name;
+      if (!inserted) return Error{"duplicate counter set name " + cs.name};
       for (const auto& [name, counter] : cs.counters) it->second.emplace(name, counter.value);
     }
   }
@@ -63,18 +63,18 @@ std::string Validate(const Inventory& inv, Pool& pool, const std::vector<Index>&
         for (const api::DeviceCounterConsumption& c : inv.extra(d).consumes_counters) {
           auto set = pool.counters.find(c.counter_set);
           if (set == pool.counters.end()) {
-            return "counter set " + c.counter_set + " not found";
+            return Error{"counter set " + c.counter_set + " not found"};
           }
           for (const auto& [name, _] : c.counters) {
             if (!set->second.count(name)) {
-              return "counter " + name + " not found in counter set " + c.counter_set;
+              return Error{"counter " + name + " not found in counter set " + c.counter_set};
             }
           }
         }
       }
     }
   }
-  return "";
+  return {};
 }
 
 Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>& relevant,
@@ -100,8 +100,10 @@ Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>&
       if (!inv.extra(d).binding_conditions.nil()) pool.has_binding_conditions = true;
     }
   }
-  pool.invalid_reason = Validate(inv, pool, counter_slices);
-  pool.invalid = !pool.invalid_reason.empty();
+  if (Status valid = Validate(inv, pool, counter_slices); !valid.ok()) {
+    pool.invalid = true;
+    pool.invalid_reason = valid.error();
+  }
   // Invalid pools sort with the pools without binding conditions, whatever their devices.
   if (pool.invalid) pool.has_binding_conditions = false;
   return pool;
@@ -138,10 +140,10 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
     }
     Result<bool> relevant = SliceRelevant(inv, s, node);
     if (!relevant.ok()) {
-      return Error{
+      return relevant.failure().WithPrefix(
           "gather pool information: failed to perform node selection "
           "for slice " +
-          slice.name + ": " + relevant.error()};
+          slice.name + ": ");
     }
     if (!*relevant) return {};
     return consider_relevant(s);
@@ -152,19 +154,19 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
     for (Index s = 0; s < inv.slices().size(); ++s) {
       if (f.partitionable_devices && inv.slices()[s].has_counters) {
         Status st = consider_relevant(s);
-        if (!st.ok()) return Error{st.error()};
+        if (!st.ok()) return st.failure();
         continue;
       }
-      if (Status st = consider(s); !st.ok()) return Error{st.error()};
+      if (Status st = consider(s); !st.ok()) return st.failure();
     }
   } else {
     if (!node.metadata.name.empty()) {
       for (Index s : inv.node_slices(node.metadata.name)) {
-        if (Status st = consider(s); !st.ok()) return Error{st.error()};
+        if (Status st = consider(s); !st.ok()) return st.failure();
       }
     }
     for (Index s : inv.shared_slices()) {
-      if (Status st = consider(s); !st.ok()) return Error{st.error()};
+      if (Status st = consider(s); !st.ok()) return st.failure();
     }
   }
 

@@ -42,9 +42,9 @@ Result<json::Value> AllocationResultJson(const api::AllocationResult& allocation
   carrier.metadata.name = "carrier";
   carrier.status.allocation = allocation;
   Result<std::string> encoded = api::EncodeObject(api::Object(carrier), api::ApiVersion::kV1);
-  if (!encoded.ok()) return Error{encoded.error()};
+  if (!encoded.ok()) return encoded.failure();
   Result<json::Value> tree = json::ParseJson(*encoded);
-  if (!tree.ok()) return Error{tree.error()};
+  if (!tree.ok()) return tree.failure();
   const json::Value* status = tree->Find("status");
   const json::Value* result = status != nullptr ? status->Find("allocation") : nullptr;
   if (result == nullptr) return Error{"encoded claim has no status.allocation"};
@@ -64,7 +64,7 @@ Result<json::Value> ReportJson(const std::string& node, std::span<const api::Res
     Put(c, "name", Str(claims[i].metadata.name));
     if (result.outcome == Outcome::kAllocated) {
       Result<json::Value> a = AllocationResultJson(result.allocations[i]);
-      if (!a.ok()) return Error{a.error()};
+      if (!a.ok()) return a.failure();
       Put(c, "allocation", std::move(*a));
     }
     list.items.push_back(std::move(c));

@@ -158,7 +158,7 @@ Result<api::AllocationResult> BuildAllocation(const Inventory& inventory, const 
   result.devices.config = Configs(plan, selected);
   // Upstream names the claim without its namespace here.
   auto selector = NodeSelectorFor(inventory, plan.claim->metadata.name, picks, node);
-  if (!selector.ok()) return Error{selector.error()};
+  if (!selector.ok()) return selector.failure();
   result.node_selector = std::move(*selector);
   return result;
 }

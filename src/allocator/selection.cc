@@ -99,7 +99,7 @@ Result<bool> Selection::Selectable(const Entry& entry, const std::string& claim,
   if (inventory_.slices()[d.slice].per_device_node_selection.value_or(false)) {
     const DeviceExtra& x = inventory_.extra(device);
     Result<bool> m = NodeMatches(x.node_name, x.all_nodes, x.node_selector, node_);
-    if (!m.ok()) return Error{m.error()};
+    if (!m.ok()) return m.failure();
     return *m;
   }
   return true;

@@ -23,7 +23,7 @@ Status ValidateDeviceAttributes(const DeviceView& device) {
     auto check = [&](std::string_view text) -> Status {
       auto parsed = ParseSemver(text);
       if (!parsed)
-        return Error{"attribute " + name + ": parse semantic version: " + parsed.error()};
+        return parsed.failure().WithPrefix("attribute " + name + ": parse semantic version: ");
       return Status::Ok();
     };
     if (a->kind == AttributeValueView::Kind::kVersion) {

@@ -74,11 +74,11 @@ Result<Semver> ParseSemver(std::string_view s) {
   if (parts.size() != 3) return Error{"No Major.Minor.Patch elements found"};
   Semver v;
   auto major = ParseNumber(parts[0], "major number");
-  if (!major) return Error{major.error()};
+  if (!major) return major.failure();
   auto minor = ParseNumber(parts[1], "minor number");
-  if (!minor) return Error{minor.error()};
+  if (!minor) return minor.failure();
   auto patch = ParseNumber(parts[2], "patch number");
-  if (!patch) return Error{patch.error()};
+  if (!patch) return patch.failure();
   v.major = *major;
   v.minor = *minor;
   v.patch = *patch;

@@ -91,7 +91,7 @@ int RunEval(const EvalFlags& flags) {
         // Upstream converts all attributes before evaluating, so a bad
         // attribute fails the device whatever the selector reads.
         Result<bool> r = [&]() -> Result<bool> {
-          if (Status s = cel::ValidateDeviceAttributes(view); !s.ok()) return Error{s.error()};
+          if (Status s = cel::ValidateDeviceAttributes(view); !s.ok()) return s.failure();
           return c.program->Evaluate(view);
         }();
         ++evaluated;

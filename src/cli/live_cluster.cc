@@ -23,23 +23,27 @@ kube::ApiResult<std::vector<T>> ListAll(kube::TypedClient client) {
 
 Result<LiveReader> ConnectLiveReader(const kube::ConfigFlags& flags) {
   Result<kube::RestConfig> config = kube::LoadRestConfig(flags, kube::Environment::FromProcess());
-  if (!config.ok()) return Error{config.error()};
+  if (!config.ok()) return config.failure();
   config->qps = 50;
   config->burst = 300;
   Result<std::shared_ptr<kube::Client>> client = kube::Client::New(*config);
-  if (!client.ok()) return Error{"error: " + client.error()};
+  if (!client.ok()) return client.failure().WithPrefix("error: ");
   kube::ApiResult<kube::TypedClient> typed = kube::TypedClient::New(*client);
-  if (!typed.ok()) return Error{kube::KubectlErrorText(typed.error())};
+  if (!typed.ok()) return typed.failure();
   return LiveReader{std::move(typed).value(), config->namespace_, config->server};
 }
 
-void ListOutcomes::Add(const std::string& error) {
-  if (errors_.find(error) == std::string::npos) errors_ += (errors_.empty() ? "" : "\n") + error;
+void ListOutcomes::Add(const Error& error) {
+  if (!failure_) {
+    failure_ = error;
+  } else if (failure_->message.find(error.message) == std::string::npos) {
+    failure_->message += "\n" + error.message;
+  }
 }
 
 Result<LiveCluster> LoadLiveCluster(const kube::ConfigFlags& flags) {
   Result<LiveReader> reader = ConnectLiveReader(flags);
-  if (!reader.ok()) return Error{reader.error()};
+  if (!reader.ok()) return reader.failure();
   LiveCluster out;
   out.namespace_ = reader->namespace_.empty() ? "default" : reader->namespace_;
   out.server = reader->server;
@@ -64,7 +68,7 @@ Result<LiveCluster> LoadLiveCluster(const kube::ConfigFlags& flags) {
   lists.Take(slices.get(), c.slices, false);
   lists.Take(rules.get(), c.taint_rules, true);
   lists.Take(namespaces.get(), out.namespaces, false);
-  if (!lists.ok()) return Error{lists.errors()};
+  if (!lists.ok()) return lists.failure();
   return out;
 }
 

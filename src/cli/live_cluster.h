@@ -3,6 +3,7 @@
 // `dra snapshot` writes. Never Secrets or ConfigMaps.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,15 +41,16 @@ class ListOutcomes {
     if (result.ok()) {
       into = std::move(result).value();
     } else if (!(optional_kind && result.error().IsNotFound())) {
-      Add(kube::KubectlErrorText(result.error()));
+      Add(result.failure());
     }
   }
-  bool ok() const { return errors_.empty(); }
-  const std::string& errors() const { return errors_; }
+  bool ok() const { return !failure_; }
+  // REQUIRES: !ok(). The failures, one per line; the first one's code.
+  const Error& failure() const { return *failure_; }
 
  private:
-  void Add(const std::string& error);
-  std::string errors_;  // one per line
+  void Add(const Error& error);
+  std::optional<Error> failure_;
 };
 
 struct LiveCluster {

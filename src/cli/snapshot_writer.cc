@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "dra/api/codec.h"
+#include "dra/util/system_error.h"
 
 namespace dra::cli {
 namespace {
@@ -21,7 +22,7 @@ Result<std::string> ListJson(const std::vector<T>& objects) {
   std::string out = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[";
   for (std::size_t i = 0; i < objects.size(); ++i) {
     Result<std::string> item = api::EncodeObject(api::Object(objects[i]), api::ApiVersion::kV1);
-    if (!item.ok()) return Error{item.error()};
+    if (!item.ok()) return item.failure();
     out += i == 0 ? "\n" : ",\n";
     out += *item;
   }
@@ -36,10 +37,10 @@ Status WriteFile(const fs::path& path, const std::string& text) {
   tmp += ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write " + tmp.string() + ": " + std::strerror(errno)};
+    if (!f) return ErrnoError("cannot write " + tmp.string(), errno);
     f.write(text.data(), static_cast<std::streamsize>(text.size()));
     f.flush();
-    if (!f) return Error{"cannot write " + tmp.string() + ": " + std::strerror(errno)};
+    if (!f) return ErrnoError("cannot write " + tmp.string(), errno);
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
@@ -76,8 +77,8 @@ Result<std::string> WriteSnapshot(const std::string& dir, const scheduler::Clust
   files.push_back({"pods.json", ListJson(o.pods), o.pods.size()});
   std::string summary;
   for (File& f : files) {
-    if (!f.text.ok()) return Error{std::string(f.name) + ": " + f.text.error()};
-    if (Status s = WriteFile(fs::path(dir) / f.name, *f.text); !s.ok()) return Error{s.error()};
+    if (!f.text.ok()) return f.text.failure().WithPrefix(std::string(f.name) + ": ");
+    if (Status s = WriteFile(fs::path(dir) / f.name, *f.text); !s.ok()) return s.failure();
     std::string kind = f.name;
     kind.resize(kind.size() - 5);  // ".json"
     summary += (summary.empty() ? "" : ", ") + std::to_string(f.count) + " " + kind;

@@ -17,6 +17,7 @@
 
 #include "dra/json/build.h"
 #include "dra/json/value.h"
+#include "dra/util/system_error.h"
 
 namespace dra::driver::cdi {
 namespace {
@@ -382,10 +383,10 @@ Status ValidateKind(std::string_view kind) {
     return Error{"kind " + Quote(kind) + ": must be vendor/class"};
   }
   if (auto s = ValidateKindPart(kind.substr(0, slash), "vendor", 253); !s.ok()) {
-    return Error{"kind " + Quote(kind) + ": " + s.error()};
+    return s.failure().WithPrefix("kind " + Quote(kind) + ": ");
   }
   if (auto s = ValidateKindPart(kind.substr(slash + 1), "class", 63); !s.ok()) {
-    return Error{"kind " + Quote(kind) + ": " + s.error()};
+    return s.failure().WithPrefix("kind " + Quote(kind) + ": ");
   }
   return {};
 }
@@ -427,7 +428,7 @@ Status Validate(const Spec& spec) {
   for (std::size_t i = 0; i < spec.devices.size(); ++i) {
     const auto& d = spec.devices[i];
     std::string w = "devices[" + std::to_string(i) + "]";
-    if (auto s = ValidateDeviceName(d.name); !s.ok()) return Error{w + ".name: " + s.error()};
+    if (auto s = ValidateDeviceName(d.name); !s.ok()) return s.failure().WithPrefix(w + ".name: ");
     if (!names.insert(d.name).second) {
       return Error{w + ".name " + Quote(d.name) + ": duplicate device name"};
     }
@@ -455,7 +456,7 @@ std::string EncodeJson(const Spec& spec) {
 
 Result<Spec> DecodeJson(std::string_view text) {
   auto parsed = json::ParseJson(text);
-  if (!parsed.ok()) return Error{"CDI spec: " + parsed.error()};
+  if (!parsed.ok()) return parsed.failure().WithPrefix("CDI spec: ");
   Spec spec;
   std::string version;
   Decoder d;
@@ -484,7 +485,7 @@ Result<Spec> DecodeJson(std::string_view text) {
   if (kKnown.count(version) == 0) {
     return Error{"CDI spec: cdiVersion " + Quote(version) + ": unknown version"};
   }
-  if (auto s = Validate(spec); !s.ok()) return Error{"CDI spec: " + s.error()};
+  if (auto s = Validate(spec); !s.ok()) return s.failure().WithPrefix("CDI spec: ");
   std::string minimum = MinimumVersion(spec);
   if (CompareVersions(version, minimum) < 0) {
     return Error{"CDI spec: cdiVersion " + version + " is lower than " + minimum +
@@ -509,12 +510,12 @@ Status WriteFileAtomic(const std::string& dir, const std::string& name, std::str
   // cannot pick it up half-written.
   std::string tmpl = dir + "/." + name + ".XXXXXX.tmp";
   int fd = mkstemps(tmpl.data(), 4);
-  if (fd < 0) return Error{"create temporary file in " + dir + ": " + std::strerror(errno)};
+  if (fd < 0) return ErrnoError("create temporary file in " + dir, errno);
   auto fail = [&](const std::string& what) {
     int err = errno;
     if (fd >= 0) close(fd);
     unlink(tmpl.c_str());
-    return Status(Error{what + " " + tmpl + ": " + std::strerror(err)});
+    return ErrnoError(what + " " + tmpl, err);
   };
   if (fchmod(fd, mode) != 0) return fail("chmod");
   std::size_t done = 0;
@@ -546,7 +547,7 @@ Status WriteFileAtomic(const std::string& dir, const std::string& name, std::str
 Status RemoveFile(const std::string& dir, const std::string& name, Durability durability) {
   std::string path = dir + "/" + name;
   if (unlink(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) {
-    return Error{"remove " + path + ": " + std::strerror(errno)};
+    return ErrnoError("remove " + path, errno);
   }
   if (durability == Durability::kCache) return {};
   int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -12,6 +12,7 @@
 #include "dra/driver/cdi.h"
 #include "dra/json/build.h"
 #include "dra/json/value.h"
+#include "dra/util/system_error.h"
 #include "driver/file_lock.h"
 
 namespace dra::driver {
@@ -109,7 +110,7 @@ Result<std::optional<std::string>> ReadWhole(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return std::optional<std::string>();
-    return Error{"read " + path + ": " + std::strerror(errno)};
+    return ErrnoError("read " + path, errno);
   }
   std::string text;
   std::array<char, 65536> chunk{};
@@ -119,7 +120,7 @@ Result<std::optional<std::string>> ReadWhole(const std::string& path) {
     if (n < 0) {
       int err = errno;
       close(fd);
-      return Error{"read " + path + ": " + std::strerror(err)};
+      return ErrnoError("read " + path, err);
     }
     if (n == 0) break;
     text.append(chunk.data(), static_cast<std::size_t>(n));
@@ -162,7 +163,7 @@ std::string Checkpoint::Encode(const ClaimRecords& records) {
 
 Result<ClaimRecords> Checkpoint::Decode(std::string_view text, const std::string& where) {
   auto outer = json::ParseJson(text);
-  if (!outer.ok()) return Error{where + ": corrupt checkpoint: " + outer.error()};
+  if (!outer.ok()) return outer.failure().WithPrefix(where + ": corrupt checkpoint: ");
   Reader r{where + ": corrupt checkpoint", {}};
   std::string data = r.String(*outer, "data");
   const Value* sum = r.Field(*outer, "checksum", json::Kind::kNumber);
@@ -171,7 +172,7 @@ Result<ClaimRecords> Checkpoint::Decode(std::string_view text, const std::string
     return Error{where + ": corrupt checkpoint: checksum mismatch"};
   }
   auto inner = json::ParseJson(data);
-  if (!inner.ok()) return Error{where + ": corrupt checkpoint: " + inner.error()};
+  if (!inner.ok()) return inner.failure().WithPrefix(where + ": corrupt checkpoint: ");
   if (r.String(*inner, "format") != kFormat && r.error.empty()) {
     r.error = where + ": unsupported checkpoint format";
   }
@@ -248,7 +249,7 @@ std::optional<Checkpoint::FileId> Checkpoint::Identify(int& error) const {
 
 Result<ClaimRecords> Checkpoint::Load() const {
   auto snapshot = Snapshot();
-  if (!snapshot.ok()) return Error{snapshot.error()};
+  if (!snapshot.ok()) return snapshot.failure();
   return ClaimRecords(**snapshot);
 }
 
@@ -257,17 +258,17 @@ Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
   std::optional<FileId> id = Identify(error);
   if (!id) {
     if (error == ENOENT) return std::make_shared<const ClaimRecords>();
-    return Error{"read " + path_ + ": " + std::strerror(error)};
+    return ErrnoError("read " + path_, error);
   }
   {
     std::lock_guard lock(cache_mu_);
     if (cache_ && cache_->id == *id) return cache_->records;
   }
   auto text = ReadWhole(path_);
-  if (!text.ok()) return Error{text.error()};
+  if (!text.ok()) return text.failure();
   if (!*text) return std::make_shared<const ClaimRecords>();
   auto records = Decode(**text, path_);
-  if (!records.ok()) return Error{records.error()};
+  if (!records.ok()) return records.failure();
   auto shared = std::make_shared<const ClaimRecords>(std::move(*records));
   // Cached under the identity seen before reading: if the file was replaced
   // in between, the next call sees another identity and reads it.
@@ -278,9 +279,9 @@ Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
 
 Result<std::optional<Checkpoint::SetAside>> Checkpoint::SetAsideIfCorrupt() {
   Result<FileLock> file_lock = FileLock::Acquire(path_ + ".lock");
-  if (!file_lock.ok()) return Error{file_lock.error()};
+  if (!file_lock.ok()) return file_lock.failure();
   auto text = ReadWhole(path_);
-  if (!text.ok()) return Error{text.error()};
+  if (!text.ok()) return text.failure();
   if (!*text) return std::optional<SetAside>();
   auto decoded = Decode(**text, path_);
   if (decoded.ok()) return std::optional<SetAside>();
@@ -297,8 +298,7 @@ Result<std::optional<Checkpoint::SetAside>> Checkpoint::SetAsideIfCorrupt() {
     target = path_ + ".corrupt-" + stamp.data() + "-" + std::to_string(n);
   }
   if (rename(path_.c_str(), target.c_str()) != 0) {
-    return Error{"move corrupt checkpoint " + path_ + " to " + target + ": " +
-                 std::strerror(errno)};
+    return ErrnoError("move corrupt checkpoint " + path_ + " to " + target, errno);
   }
   auto slash = path_.rfind('/');
   std::string dir = slash == std::string::npos ? "." : path_.substr(0, slash);
@@ -336,15 +336,15 @@ Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change,
 }
 
 void Checkpoint::Commit(const std::vector<Pending*>& batch) {
-  auto fail_all = [&](const std::string& message) {
-    for (Pending* p : batch) p->status = Error{message};
+  auto fail_all = [&](const Error& error) {
+    for (Pending* p : batch) p->status = error;
   };
   Result<FileLock> file_lock = FileLock::Acquire(path_ + ".lock");  // until the end
-  if (!file_lock.ok()) return fail_all(file_lock.error());
+  if (!file_lock.ok()) return fail_all(file_lock.failure());
   // One copy per batch: a change that fails must not touch the records
   // other threads hold through Snapshot.
   auto records = Load();
-  if (!records.ok()) return fail_all(records.error());
+  if (!records.ok()) return fail_all(records.failure());
   bool changed = false;
   cdi::Durability durability = cdi::Durability::kCache;
   for (Pending* p : batch) {

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "dra/driver/cdi.h"
+#include "dra/util/system_error.h"
 #include "driver/file_lock.h"
 
 namespace dra::driver {
@@ -120,7 +121,7 @@ class ClaimPreparer::CallLock {
       if (file_lock.ok()) {
         file_lock_.emplace(std::move(*file_lock));
       } else {
-        status_ = Error{file_lock.error()};
+        status_ = file_lock.failure();
       }
     }
   }
@@ -175,7 +176,7 @@ Status ClaimPreparer::RollBack(const ClaimRecord& record, bool lock_driver) {
     if (!lock.status().ok()) return lock.status();
     return driver_.Unprepare(ToUnprepare(record));
   }();
-  if (!unprepared.ok()) return Error{"unprepare: " + unprepared.error()};
+  if (!unprepared.ok()) return unprepared.failure().WithPrefix("unprepare: ");
   if (!record.cdi_spec_file.empty()) {
     if (auto s = cdi::RemoveFile(config_.cdi_root, record.cdi_spec_file, kSpecDurability);
         !s.ok()) {
@@ -186,7 +187,7 @@ Status ClaimPreparer::RollBack(const ClaimRecord& record, bool lock_driver) {
     records.erase(record.uid);
     return Status{};
   });
-  if (!s.ok()) return Error{"checkpoint: " + s.error()};
+  if (!s.ok()) return s.failure().WithPrefix("checkpoint: ");
   return {};
 }
 
@@ -194,7 +195,7 @@ Status ClaimPreparer::Reconcile() {
   CallLock lock(*this);
   if (!lock.status().ok()) return lock.status();
   auto aside = checkpoint_.SetAsideIfCorrupt();
-  if (!aside.ok()) return Error{aside.error()};
+  if (!aside.ok()) return aside.failure();
   // With the records gone, a spec file no record owns may still belong to a
   // running container: none is removed at this start.
   const bool records_lost = aside->has_value();
@@ -204,7 +205,7 @@ Status ClaimPreparer::Reconcile() {
                  "prepares it anew; CDI specs on disk stay until their claims are unprepared)\n";
   }
   auto records = checkpoint_.Snapshot();
-  if (!records.ok()) return Error{records.error()};
+  if (!records.ok()) return records.failure();
   std::set<std::string> owned;
   for (const auto& [uid, record] : **records) {
     if (record.state == ClaimState::kPrepareStarted) {
@@ -225,7 +226,7 @@ Status ClaimPreparer::Reconcile() {
       if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec,
                                         0600, kSpecDurability);
           !s.ok()) {
-        return Error{"restore CDI spec of claim " + uid + ": " + s.error()};
+        return s.failure().WithPrefix("restore CDI spec of claim " + uid + ": ");
       }
     }
   }
@@ -233,8 +234,7 @@ Status ClaimPreparer::Reconcile() {
   // CDI write and the checkpoint update, or by a killed atomic write.
   std::string prefix = SpecFilePrefix();
   DIR* dir = opendir(config_.cdi_root.c_str());
-  if (dir == nullptr)
-    return Error{"read CDI directory " + config_.cdi_root + ": " + std::strerror(errno)};
+  if (dir == nullptr) return ErrnoError("read CDI directory " + config_.cdi_root, errno);
   std::vector<std::string> stale;
   while (dirent* entry = readdir(dir)) {
     std::string name = entry->d_name;
@@ -271,7 +271,7 @@ void ClaimPreparer::CleanUpVanishedClaims(const ClaimRecords& records) {
 
 Result<ClaimPreparer::Counts> ClaimPreparer::PreparedCounts() const {
   auto records = checkpoint_.Snapshot();
-  if (!records.ok()) return Error{records.error()};
+  if (!records.ok()) return records.failure();
   Counts counts;
   for (const auto& [uid, record] : **records) {
     if (record.state != ClaimState::kPrepareCompleted) continue;
@@ -307,7 +307,7 @@ Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::Prepare(const ClaimRef&
 
 Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const ClaimRef& ref) {
   Result<std::optional<std::vector<PreparedDeviceRecord>>> done = ResumeRecorded(ref);
-  if (!done.ok()) return Error{done.error()};
+  if (!done.ok()) return done.failure();
   if (*done) return std::move(**done);
 
   // Everything up to the driver call runs without the serialization lock:
@@ -315,9 +315,9 @@ Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const Cla
   // parallel (the checkpoint commits them together); only the driver's own
   // Prepare and Unprepare calls are serialized.
   Result<api::ResourceClaim> object = claims_.Get(ref.namespace_, ref.name);
-  if (!object.ok()) return Error{object.error()};
+  if (!object.ok()) return object.failure();
   Result<ClaimToPrepare> input = CheckFetched(ref, *object);
-  if (!input.ok()) return Error{input.error()};
+  if (!input.ok()) return input.failure();
 
   ClaimRecord record;
   record.uid = ref.uid;
@@ -325,31 +325,31 @@ Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const Cla
   record.name = ref.name;
   record.devices = input->devices;
   record.cdi_spec_file = cdi::TransientSpecFileName(config_.cdi_kind, ref.uid);
-  if (Status s = RecordStart(ref, *input, record); !s.ok()) return Error{s.error()};
+  if (Status s = RecordStart(ref, *input, record); !s.ok()) return s.failure();
 
   auto prepared = [&]() -> Result<PreparedClaim> {
     CallLock lock(*this);
-    if (!lock.status().ok()) return Error{lock.status().error()};
+    if (!lock.status().ok()) return lock.status().failure();
     return driver_.Prepare(*input);
   }();
   if (!prepared.ok()) {
     // The driver did nothing (its contract on failure): only the record goes.
-    std::string message = prepared.error();
+    Error error = std::move(prepared).failure();
     auto s = checkpoint_.Update([&](ClaimRecords& r) {
       r.erase(ref.uid);
       return Status{};
     });
-    if (!s.ok()) message += "; checkpoint: " + s.error();
-    return Error{std::move(message)};
+    if (!s.ok()) error.message += "; checkpoint: " + s.error();
+    return error;
   }
   // From here on a failure must undo what happened so far.
   record.driver_state = prepared->driver_state;
   if (Status s = Complete(ref, *input, *prepared, record); !s.ok()) {
-    std::string message = s.error();
+    Error error = std::move(s).failure();
     if (Status r = RollBack(record, /*lock_driver=*/true); !r.ok()) {
-      message += "; rollback failed: " + r.error();
+      error.message += "; rollback failed: " + r.error();
     }
-    return Error{std::move(message)};
+    return error;
   }
   return record.response;
 }
@@ -357,7 +357,7 @@ Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::PrepareLocked(const Cla
 Result<std::optional<std::vector<PreparedDeviceRecord>>> ClaimPreparer::ResumeRecorded(
     const ClaimRef& ref) {
   auto records = checkpoint_.Snapshot();
-  if (!records.ok()) return Error{records.error()};
+  if (!records.ok()) return records.failure();
   auto it = (*records)->find(ref.uid);
   if (it == (*records)->end()) return std::optional<std::vector<PreparedDeviceRecord>>();
   const ClaimRecord& record = it->second;
@@ -370,13 +370,13 @@ Result<std::optional<std::vector<PreparedDeviceRecord>>> ClaimPreparer::ResumeRe
       if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec,
                                         0600, kSpecDurability);
           !s.ok()) {
-        return Error{"restore CDI spec: " + s.error()};
+        return s.failure().WithPrefix("restore CDI spec: ");
       }
     }
     return std::optional<std::vector<PreparedDeviceRecord>>(record.response);
   }
   if (Status s = RollBack(record, /*lock_driver=*/true); !s.ok()) {
-    return Error{"rolling back an interrupted prepare: " + s.error()};
+    return s.failure().WithPrefix("rolling back an interrupted prepare: ");
   }
   return std::optional<std::vector<PreparedDeviceRecord>>();
 }
@@ -407,7 +407,7 @@ Result<ClaimToPrepare> ClaimPreparer::CheckFetched(const ClaimRef& ref,
 
 Status ClaimPreparer::RecordStart(const ClaimRef& ref, const ClaimToPrepare& input,
                                   const ClaimRecord& record) {
-  std::string conflict;
+  std::optional<Error> conflict;
   Status s = checkpoint_.Update(
       [&](ClaimRecords& r) -> Status {
         // Last line of defence against double allocation: an exclusive
@@ -420,10 +420,11 @@ Status ClaimPreparer::RecordStart(const ClaimRef& ref, const ClaimToPrepare& inp
             if (uid == ref.uid) continue;
             for (const auto& o : other.devices) {
               if (o.pool == d.pool && o.device == d.device && !o.share_id && !o.admin_access) {
-                conflict = "device " + d.pool + "/" + d.device +
-                           " is already prepared for ResourceClaim " + other.namespace_ + "/" +
-                           other.name + " (UID " + uid + ")";
-                return Error{conflict};
+                conflict = Error{"device " + d.pool + "/" + d.device +
+                                     " is already prepared for ResourceClaim " + other.namespace_ +
+                                     "/" + other.name + " (UID " + uid + ")",
+                                 ErrorCode::kConflict};
+                return *conflict;
               }
             }
           }
@@ -433,7 +434,8 @@ Status ClaimPreparer::RecordStart(const ClaimRef& ref, const ClaimToPrepare& inp
       },
       kStartedDurability);
   if (s.ok()) return s;
-  return Error{conflict.empty() ? "checkpoint: " + s.error() : conflict};
+  if (conflict) return *conflict;
+  return std::move(s).failure().WithPrefix("checkpoint: ");
 }
 
 Status ClaimPreparer::Complete(const ClaimRef& ref, const ClaimToPrepare& input,
@@ -443,7 +445,7 @@ Status ClaimPreparer::Complete(const ClaimRef& ref, const ClaimToPrepare& input,
   spec.edits = prepared.claim_edits;
   for (const PreparedDevice& pd : prepared.devices) {
     Result<PreparedDeviceRecord> out = DeviceAnswer(ref, input, pd, spec);
-    if (!out.ok()) return Error{out.error()};
+    if (!out.ok()) return out.failure();
     record.response.push_back(std::move(*out));
   }
   if (spec.devices.empty()) {
@@ -452,12 +454,12 @@ Status ClaimPreparer::Complete(const ClaimRef& ref, const ClaimToPrepare& input,
     }
     record.cdi_spec_file.clear();
   } else {
-    if (auto s = cdi::Validate(spec); !s.ok()) return Error{"CDI spec: " + s.error()};
+    if (auto s = cdi::Validate(spec); !s.ok()) return s.failure().WithPrefix("CDI spec: ");
     record.cdi_spec = cdi::EncodeJson(spec);
     if (auto s = cdi::WriteFileAtomic(config_.cdi_root, record.cdi_spec_file, record.cdi_spec, 0600,
                                       kSpecDurability);
         !s.ok()) {
-      return Error{"write CDI spec: " + s.error()};
+      return s.failure().WithPrefix("write CDI spec: ");
     }
   }
   if (config_.status_writer != nullptr && !prepared.device_status.empty()) {
@@ -482,7 +484,7 @@ Status ClaimPreparer::Complete(const ClaimRef& ref, const ClaimToPrepare& input,
         return Status{};
       });
       !s.ok()) {
-    return Error{"checkpoint: " + s.error()};
+    return s.failure().WithPrefix("checkpoint: ");
   }
   return {};
 }
@@ -519,7 +521,8 @@ Result<PreparedDeviceRecord> ClaimPreparer::DeviceAnswer(const ClaimRef& ref,
     out.cdi_device_ids.push_back(cdi::QualifiedName(config_.cdi_kind, name));
   }
   for (const auto& id : pd.extra_cdi_device_ids) {
-    if (auto s = cdi::ValidateQualifiedName(id); !s.ok()) return Error{where + ": " + s.error()};
+    if (auto s = cdi::ValidateQualifiedName(id); !s.ok())
+      return s.failure().WithPrefix(where + ": ");
     out.cdi_device_ids.push_back(id);
   }
   return out;
@@ -532,7 +535,7 @@ Status ClaimPreparer::Unprepare(const ClaimRef& claim) {
   Status status;
   auto records = checkpoint_.Snapshot();
   if (!records.ok()) {
-    status = Error{records.error()};
+    status = records.failure();
   } else if (auto it = (*records)->find(claim.uid); it != (*records)->end()) {
     status = RollBack(it->second, /*lock_driver=*/true);
   } else {

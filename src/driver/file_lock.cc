@@ -7,16 +7,18 @@
 #include <cerrno>
 #include <cstring>
 
+#include "dra/util/system_error.h"
+
 namespace dra::driver {
 
 Result<FileLock> FileLock::Acquire(const std::string& path) {
   int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return Error{"open " + path + ": " + std::strerror(errno)};
+  if (fd < 0) return ErrnoError("open " + path, errno);
   while (flock(fd, LOCK_EX) != 0) {
     if (errno != EINTR) {
       int err = errno;
       close(fd);
-      return Error{"lock " + path + ": " + std::strerror(err)};
+      return ErrnoError("lock " + path, err);
     }
   }
   return FileLock(fd);

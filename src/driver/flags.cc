@@ -72,7 +72,7 @@ Result<std::vector<std::unique_ptr<metrics::HttpServer>>> Serve(const PluginFlag
     std::string paths;
     for (const auto& [path, handler] : routes) paths += " " + path;
     auto server = metrics::HttpServer::Start(host + ":" + std::to_string(port), std::move(routes));
-    if (!server) return Error{server.error()};
+    if (!server) return server.failure();
     std::cerr << "dra driver: serving" << paths << " on " << (host.empty() ? "*" : host) << ":"
               << (*server)->port() << "\n";
     servers.push_back(std::move(*server));
@@ -245,7 +245,7 @@ int RunPluginFromFlags(Driver& driver, PluginFlags& flags) {
   std::vector<std::unique_ptr<metrics::HttpServer>> servers;
   auto started = [&](Plugin& plugin) -> Status {
     auto serving = Serve(flags, registry, plugin);
-    if (!serving) return Error{serving.error()};
+    if (!serving) return serving.failure();
     servers = std::move(*serving);
     return {};
   };

@@ -17,11 +17,10 @@ class KubeClaimSource final : public ClaimSource {
 
   Result<api::ResourceClaim> Get(const std::string& namespace_, const std::string& name) override {
     auto typed = Typed();
-    if (!typed) return Error{typed.error()};
+    if (!typed) return typed.failure();
     auto claim = (*typed)->Get<api::ResourceClaim>(namespace_, name);
     if (!claim) {
-      return Error{"get ResourceClaim " + namespace_ + "/" + name + ": " +
-                   kube::KubectlErrorText(claim.error())};
+      return claim.failure().WithPrefix("get ResourceClaim " + namespace_ + "/" + name + ": ");
     }
     return std::move(*claim);
   }
@@ -29,12 +28,11 @@ class KubeClaimSource final : public ClaimSource {
   Result<bool> Exists(const std::string& namespace_, const std::string& name,
                       const std::string& uid) override {
     auto typed = Typed();
-    if (!typed) return Error{typed.error()};
+    if (!typed) return typed.failure();
     auto claim = (*typed)->Get<api::ResourceClaim>(namespace_, name);
     if (!claim) {
       if (claim.error().IsNotFound()) return false;
-      return Error{"get ResourceClaim " + namespace_ + "/" + name + ": " +
-                   kube::KubectlErrorText(claim.error())};
+      return claim.failure().WithPrefix("get ResourceClaim " + namespace_ + "/" + name + ": ");
     }
     return claim->metadata.uid == uid;
   }
@@ -45,7 +43,7 @@ class KubeClaimSource final : public ClaimSource {
     if (!typed_) {
       auto discovered = kube::TypedClient::New(client_);
       if (!discovered) {
-        return Error{"discover resource.k8s.io: " + kube::KubectlErrorText(discovered.error())};
+        return discovered.failure().WithPrefix("discover resource.k8s.io: ");
       }
       typed_.emplace(std::move(*discovered));
     }
@@ -107,9 +105,9 @@ Status KubeDeviceStatusWriter::Write(const std::string& namespace_, const std::s
   }
   claim.status.devices.set_present();
   auto encoded = api::EncodeObject(claim, api::ApiVersion::kV1);
-  if (!encoded) return Error{"encode device status: " + encoded.error()};
+  if (!encoded) return encoded.failure().WithPrefix("encode device status: ");
   auto tree = json::ParseJson(*encoded);
-  if (!tree) return Error{"encode device status: " + tree.error()};
+  if (!tree) return tree.failure().WithPrefix("encode device status: ");
   const json::Value* status = tree->Find("status");
   const json::Value* list = status != nullptr ? status->Find("devices") : nullptr;
   // Only identity and status.devices go into the apply configuration, so
@@ -125,8 +123,8 @@ Status KubeDeviceStatusWriter::Write(const std::string& namespace_, const std::s
   auto patched = objects.Patch(kube::ResourceClaims(api::ApiVersion::kV1), namespace_, name,
                                kube::PatchType::kApply, body, options, /*force=*/true, "status");
   if (!patched) {
-    return Error{"write status.devices of ResourceClaim " + namespace_ + "/" + name + ": " +
-                 kube::KubectlErrorText(patched.error())};
+    return patched.failure().WithPrefix("write status.devices of ResourceClaim " + namespace_ +
+                                        "/" + name + ": ");
   }
   return {};
 }
@@ -134,7 +132,7 @@ Status KubeDeviceStatusWriter::Write(const std::string& namespace_, const std::s
 Result<std::string> GetNodeUid(kube::Client& client, const std::string& node_name) {
   kube::ObjectClient objects(std::shared_ptr<kube::Client>(&client, [](kube::Client*) {}));
   auto node = objects.Get(kube::Nodes(), "", node_name);
-  if (!node) return Error{"get Node " + node_name + ": " + kube::KubectlErrorText(node.error())};
+  if (!node) return node.failure().WithPrefix("get Node " + node_name + ": ");
   const json::Value* meta = node->Find("metadata");
   const json::Value* uid = meta != nullptr && meta->is_object() ? meta->Find("uid") : nullptr;
   if (uid == nullptr || !uid->is_string() || uid->text.empty()) {

@@ -78,7 +78,7 @@ Status KubeEventRecorder::Warn(const std::string& reason, const std::string& mes
   Put(event, "reportingInstance", Str(host_));
   kube::ObjectClient objects(client_);
   auto created = objects.Create(kube::Events(), target_.namespace_, event);
-  if (!created) return Error{"post Event: " + kube::KubectlErrorText(created.error())};
+  if (!created) return created.failure().WithPrefix("post Event: ");
   return {};
 }
 

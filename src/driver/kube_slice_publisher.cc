@@ -71,14 +71,14 @@ class KubeSlicePublisher final : public SlicePublisher {
   Result<std::vector<api::ResourceSlice>> List() override {
     std::lock_guard lock(mu_);
     auto typed = Typed();
-    if (!typed) return Fail(typed.error());
+    if (!typed) return Fail(typed.failure());
     kube::ListOptions list_options;
     list_options.field_selector =
         "spec.driver=" + options_.driver_name + ",spec.nodeName=" + options_.node_name;
     auto listed = (*typed)->List<api::ResourceSlice>("", list_options);
     if (!listed) {
-      return Fail("list ResourceSlices (" + list_options.field_selector +
-                  "): " + kube::KubectlErrorText(listed.error()));
+      return Fail(listed.failure().WithPrefix("list ResourceSlices (" +
+                                              list_options.field_selector + "): "));
     }
     listed_.clear();
     std::map<std::string, Memo> memo;
@@ -99,9 +99,9 @@ class KubeSlicePublisher final : public SlicePublisher {
   Status Publish(const std::vector<api::ResourceSlice>& slices) override {
     std::lock_guard lock(mu_);
     auto typed = Typed();
-    if (!typed) return Fail(typed.error());
+    if (!typed) return Fail(typed.failure());
     kube::TypedClient& api = **typed;
-    std::vector<std::string> problems;
+    std::vector<Error> problems;
     std::set<std::string> keep;
     for (const auto& s : slices) {
       if (!s.metadata.name.empty()) keep.insert(s.metadata.name);
@@ -115,8 +115,7 @@ class KubeSlicePublisher final : public SlicePublisher {
       del.precondition_resource_version = old.metadata.resource_version;
       auto deleted = api.Delete<api::ResourceSlice>("", name, del);
       if (!deleted && !deleted.error().IsNotFound()) {
-        problems.push_back("delete ResourceSlice " + name + ": " +
-                           kube::KubectlErrorText(deleted.error()));
+        problems.push_back(deleted.failure().WithPrefix("delete ResourceSlice " + name + ": "));
       }
       memo_.erase(name);
     }
@@ -139,9 +138,10 @@ class KubeSlicePublisher final : public SlicePublisher {
     }
     listed_.clear();  // stale now: the next Publish follows a List
     if (problems.empty()) return {};
-    std::string message = problems.front();
-    for (std::size_t i = 1; i < problems.size(); ++i) message += "; " + problems[i];
-    return Fail(message);
+    // The first problem's kind stands for all of them.
+    Error all = problems.front();
+    for (std::size_t i = 1; i < problems.size(); ++i) all.message += "; " + problems[i].message;
+    return Fail(std::move(all));
   }
 
  private:
@@ -154,7 +154,7 @@ class KubeSlicePublisher final : public SlicePublisher {
     if (!typed_) {
       auto typed = kube::TypedClient::New(client_);
       if (!typed) {
-        return Error{"discover resource.k8s.io: " + kube::KubectlErrorText(typed.error())};
+        return typed.failure().WithPrefix("discover resource.k8s.io: ");
       }
       typed_.emplace(std::move(*typed));
     }
@@ -162,12 +162,12 @@ class KubeSlicePublisher final : public SlicePublisher {
   }
 
   void Record(const api::ResourceSlice& sent, const kube::ApiResult<api::ResourceSlice>& stored,
-              std::vector<std::string>& problems) {
+              std::vector<Error>& problems) {
     std::string what = sent.metadata.name.empty()
                            ? "create ResourceSlice " + sent.metadata.generate_name + "*"
                            : "write ResourceSlice " + sent.metadata.name;
     if (!stored) {
-      problems.push_back(what + ": " + kube::KubectlErrorText(stored.error()));
+      problems.push_back(stored.failure().WithPrefix(what + ": "));
       return;
     }
     api::ResourceSliceSpec compared = WithStoredTaintTimes(sent.spec, stored->spec);
@@ -180,14 +180,15 @@ class KubeSlicePublisher final : public SlicePublisher {
       message += "; probably disabled feature gates:";
       for (const auto& f : features) message += " " + f;
     }
-    problems.push_back(message);
+    problems.push_back(Error{message});
   }
 
-  Error Fail(const std::string& message) {
-    if (auto s = events_.Warn("FailedPublishResourceSlices", message); !s) {
-      return Error{message + " (and " + s.error() + ")"};
+  // The error, also posted as a Warning Event on the node.
+  Error Fail(Error error) {
+    if (auto s = events_.Warn("FailedPublishResourceSlices", error.message); !s) {
+      error.message += " (and " + s.error() + ")";
     }
-    return Error{message};
+    return error;
   }
 
   std::shared_ptr<kube::Client> client_;

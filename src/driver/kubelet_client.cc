@@ -10,6 +10,9 @@
 #include <system_error>
 #include <utility>
 
+#include "dra/util/system_error.h"
+#include "driver/grpc_error_code.h"
+
 namespace dra::driver {
 namespace {
 
@@ -119,7 +122,8 @@ template <class Response, class Call, class Convert>
 auto Answer(const char* rpc, Call call, Convert convert)
     -> Result<decltype(convert(std::declval<const Response&>()))> {
   Response response;
-  if (grpc::Status s = call(response); !s.ok()) return Error{std::string(rpc) + ": " + Describe(s)};
+  if (grpc::Status s = call(response); !s.ok())
+    return Error{std::string(rpc) + ": " + Describe(s), GrpcErrorCode(s.error_code())};
   return convert(response);
 }
 
@@ -133,14 +137,18 @@ bool IsSocket(const fs::path& path) {
 Result<std::vector<std::string>> ListRegistrationSockets(const std::string& registrar_directory) {
   std::error_code ec;
   fs::directory_iterator it(registrar_directory, ec);
-  if (ec) return Error{"registration directory " + registrar_directory + ": " + ec.message()};
+  if (ec)
+    return Error{"registration directory " + registrar_directory + ": " + ec.message(),
+                 ErrnoCode(ec.value())};
   std::vector<std::string> out;
   for (; it != fs::directory_iterator(); it.increment(ec)) {
     const fs::path& p = it->path();
     if (p.filename().string().starts_with('.') || !IsSocket(p)) continue;
     out.push_back(p.string());
   }
-  if (ec) return Error{"registration directory " + registrar_directory + ": " + ec.message()};
+  if (ec)
+    return Error{"registration directory " + registrar_directory + ": " + ec.message(),
+                 ErrnoCode(ec.value())};
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -149,7 +157,7 @@ Result<std::string> FindRegistrationSocket(const std::string& registrar_director
                                            const std::string& driver_name,
                                            const KubeletClientOptions& options) {
   Result<std::vector<std::string>> sockets = ListRegistrationSockets(registrar_directory);
-  if (!sockets) return Error{sockets.error()};
+  if (!sockets) return sockets.failure();
   std::string seen;
   for (const std::string& socket : *sockets) {
     KubeletClient client(socket, options);
@@ -160,7 +168,8 @@ Result<std::string> FindRegistrationSocket(const std::string& registrar_director
             (s.ok() ? " (driver " + info.name() + ")" : " (GetInfo: " + s.error_message() + ")");
   }
   return Error{"no registration socket of driver " + driver_name + " in " + registrar_directory +
-               (seen.empty() ? " (no sockets)" : " (found " + seen + ")")};
+                   (seen.empty() ? " (no sockets)" : " (found " + seen + ")"),
+               ErrorCode::kNotFound};
 }
 
 KubeletClient::KubeletClient(std::string registration_socket, KubeletClientOptions options)
@@ -199,7 +208,8 @@ Status KubeletClient::Register() {
   dra_service_.clear();
   pluginregistration::PluginInfo info;
   if (grpc::Status s = GetInfo(info); !s.ok()) {
-    return Error{"GetInfo on " + registration_socket_ + ": " + Describe(s)};
+    return Error{"GetInfo on " + registration_socket_ + ": " + Describe(s),
+                 GrpcErrorCode(s.error_code())};
   }
   std::string rejection;
   if (info.type() != "DRAPlugin") {
@@ -228,7 +238,8 @@ Status KubeletClient::Register() {
   }
   if (grpc::Status s = NotifyRegistrationStatus(true); !s.ok()) {
     dra_service_.clear();
-    return Error{"NotifyRegistrationStatus on " + registration_socket_ + ": " + Describe(s)};
+    return Error{"NotifyRegistrationStatus on " + registration_socket_ + ": " + Describe(s),
+                 GrpcErrorCode(s.error_code())};
   }
   return {};
 }
@@ -280,7 +291,8 @@ grpc::Status KubeletClient::UnprepareV1beta1(const std::vector<ClaimReference>& 
 Result<std::map<std::string, ClaimPrepareResult>> KubeletClient::NodePrepareResources(
     const std::vector<ClaimReference>& claims, Deadline deadline) {
   const char* rpc = "NodePrepareResources";
-  if (dra_service_.empty()) return Error{std::string(rpc) + ": plugin is not registered"};
+  if (dra_service_.empty())
+    return Error{std::string(rpc) + ": plugin is not registered", ErrorCode::kUnavailable};
   auto results = dra_service_ == kDraPluginV1
                      ? Answer<drav1::NodePrepareResourcesResponse>(
                            rpc, [&](auto& r) { return PrepareV1(claims, r, deadline); },
@@ -289,14 +301,15 @@ Result<std::map<std::string, ClaimPrepareResult>> KubeletClient::NodePrepareReso
                            rpc, [&](auto& r) { return PrepareV1beta1(claims, r, deadline); },
                            [](const auto& r) { return PrepareResults(r); });
   if (!results) return results;
-  if (Status s = CheckAnswered(rpc, claims, *results); !s) return Error{s.error()};
+  if (Status s = CheckAnswered(rpc, claims, *results); !s) return s.failure();
   return results;
 }
 
 Result<std::map<std::string, std::string>> KubeletClient::NodeUnprepareResources(
     const std::vector<ClaimReference>& claims, Deadline deadline) {
   const char* rpc = "NodeUnprepareResources";
-  if (dra_service_.empty()) return Error{std::string(rpc) + ": plugin is not registered"};
+  if (dra_service_.empty())
+    return Error{std::string(rpc) + ": plugin is not registered", ErrorCode::kUnavailable};
   auto results = dra_service_ == kDraPluginV1
                      ? Answer<drav1::NodeUnprepareResourcesResponse>(
                            rpc, [&](auto& r) { return UnprepareV1(claims, r, deadline); },
@@ -305,7 +318,7 @@ Result<std::map<std::string, std::string>> KubeletClient::NodeUnprepareResources
                            rpc, [&](auto& r) { return UnprepareV1beta1(claims, r, deadline); },
                            [](const auto& r) { return UnprepareResults(r); });
   if (!results) return results;
-  if (Status s = CheckAnswered(rpc, claims, *results); !s) return Error{s.error()};
+  if (Status s = CheckAnswered(rpc, claims, *results); !s) return s.failure();
   return results;
 }
 

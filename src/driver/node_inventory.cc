@@ -104,13 +104,13 @@ Status WrongType(const std::string& path, const json::Value& v, std::string_view
 }
 
 Result<std::string> ReadString(const json::Value& v, const std::string& path) {
-  if (!v.is_string()) return Error{WrongType(path, v, "a string").error()};
+  if (!v.is_string()) return WrongType(path, v, "a string").failure();
   return v.text;
 }
 
 Result<std::int64_t> ReadInt(const json::Value& v, const std::string& path, std::int64_t min,
                              std::int64_t max) {
-  if (v.kind != json::Kind::kNumber) return Error{WrongType(path, v, "an integer").error()};
+  if (v.kind != json::Kind::kNumber) return WrongType(path, v, "an integer").failure();
   std::int64_t n = 0;
   const char* end = v.text.data() + v.text.size();
   auto [ptr, ec] = std::from_chars(v.text.data(), end, n);
@@ -123,7 +123,7 @@ Result<std::int64_t> ReadInt(const json::Value& v, const std::string& path, std:
 }
 
 Result<bool> ReadBool(const json::Value& v, const std::string& path) {
-  if (v.kind != json::Kind::kBool) return Error{WrongType(path, v, "true or false").error()};
+  if (v.kind != json::Kind::kBool) return WrongType(path, v, "true or false").failure();
   return v.boolean;
 }
 
@@ -133,7 +133,7 @@ Status ReadMetadata(const json::Value& meta, NodeInventory& out) {
   const json::Value* name = r.Field("name");
   if (name == nullptr) return Error{"metadata.name: required"};
   Result<std::string> s = ReadString(*name, "metadata.name");
-  if (!s) return Error{s.error()};
+  if (!s) return s.failure();
   if (!IsDnsSubdomain(*s)) {
     return Error{"metadata.name: \"" + *s +
                  "\" is not a DNS subdomain (lower case alphanumerics, "
@@ -160,7 +160,7 @@ Status ReadNodeNames(ObjectReader& spec, NodeInventory& out) {
     for (std::size_t i = 0; i < names->items.size(); ++i) {
       std::string path = "spec.names[" + std::to_string(i) + "]";
       Result<std::string> s = ReadString(names->items[i], path);
-      if (!s) return Error{s.error()};
+      if (!s) return s.failure();
       if (!IsDnsLabel(*s)) {
         return Error{path + ": \"" + *s +
                      "\" is not a DNS label (at most 63 lower case alphanumerics or '-', "
@@ -175,9 +175,9 @@ Status ReadNodeNames(ObjectReader& spec, NodeInventory& out) {
     return Error{"spec: give either namePrefix and count, or names"};
   }
   Result<std::string> p = ReadString(*prefix, "spec.namePrefix");
-  if (!p) return Error{p.error()};
+  if (!p) return p.failure();
   Result<std::int64_t> n = ReadInt(*count, "spec.count", 1, kMaxInventoryNodes);
-  if (!n) return Error{n.error()};
+  if (!n) return n.failure();
   for (std::int64_t i = 0; i < *n; ++i) {
     std::string name = *p + std::to_string(i);
     if (!IsDnsLabel(name)) {
@@ -202,7 +202,7 @@ Status ReadLabels(const json::Value& v, NodeInventory& out) {
                    "then at most 63 alphanumerics, '-', '_' or '.')"};
     }
     Result<std::string> s = ReadString(m.value, path);
-    if (!s) return Error{s.error()};
+    if (!s) return s.failure();
     if (!s->empty() && !IsLabelToken(*s)) {
       return Error{path + ": \"" + *s +
                    "\" is not a valid label value (at most 63 alphanumerics, '-', '_' or '.', "
@@ -228,7 +228,7 @@ Status ReadAllocatable(const json::Value& v, NodeInventory& out) {
       return WrongType(path, m.value, "a quantity");
     }
     Result<api::Quantity> q = api::Quantity::Parse(m.value.text);
-    if (!q) return Error{path + ": " + q.error()};
+    if (!q) return q.failure().WithPrefix(path + ": ");
     if (q->Sign() < 0) return Error{path + ": must not be negative"};
     out.allocatable[m.key] = *q;
   }
@@ -240,7 +240,7 @@ Status ReadDriver(const json::Value& v, const std::string& path, InventoryDriver
   ObjectReader r(v, path);
   if (const json::Value* name = r.Field("name")) {
     Result<std::string> s = ReadString(*name, r.PathOf("name"));
-    if (!s) return Error{s.error()};
+    if (!s) return s.failure();
     if (!IsDnsSubdomain(*s) || s->size() > 63) {
       return Error{r.PathOf("name") + ": \"" + *s +
                    "\" is not a driver name (a DNS subdomain of at most 63 characters)"};
@@ -249,17 +249,17 @@ Status ReadDriver(const json::Value& v, const std::string& path, InventoryDriver
   }
   if (const json::Value* n = r.Field("numDevices")) {
     Result<std::int64_t> count = ReadInt(*n, r.PathOf("numDevices"), 0, kMaxInventoryGpus);
-    if (!count) return Error{count.error()};
+    if (!count) return count.failure();
     out.num_devices = static_cast<int>(*count);
   }
   if (const json::Value* b = r.Field("migPartitions")) {
     Result<bool> on = ReadBool(*b, r.PathOf("migPartitions"));
-    if (!on) return Error{on.error()};
+    if (!on) return on.failure();
     out.mig_partitions = *on;
   }
   if (const json::Value* b = r.Field("allowMultipleAllocations")) {
     Result<bool> on = ReadBool(*b, r.PathOf("allowMultipleAllocations"));
-    if (!on) return Error{on.error()};
+    if (!on) return on.failure();
     out.allow_multiple_allocations = *on;
   }
   if (Status s = r.Finish(); !s) return s;
@@ -328,7 +328,7 @@ std::string Where(const api::ExtensionDocument& doc) {
 }  // namespace
 
 Result<NodeInventory> ParseNodeInventory(const json::Value& document) {
-  if (!document.is_object()) return Error{WrongType("document", document, "an object").error()};
+  if (!document.is_object()) return WrongType("document", document, "an object").failure();
   NodeInventory out;
   ObjectReader top(document, "");
   const json::Value* api_version = top.Field("apiVersion");
@@ -342,24 +342,24 @@ Result<NodeInventory> ParseNodeInventory(const json::Value& document) {
   }
   const json::Value* meta = top.Field("metadata");
   if (meta == nullptr) return Error{"metadata.name: required"};
-  if (Status s = ReadMetadata(*meta, out); !s) return Error{s.error()};
+  if (Status s = ReadMetadata(*meta, out); !s) return s.failure();
   const json::Value* spec = top.Field("spec");
-  if (Status s = top.Finish(); !s) return Error{s.error()};
+  if (Status s = top.Finish(); !s) return s.failure();
   if (spec == nullptr) return Error{"spec: required"};
-  if (!spec->is_object()) return Error{WrongType("spec", *spec, "an object").error()};
+  if (!spec->is_object()) return WrongType("spec", *spec, "an object").failure();
 
   ObjectReader r(*spec, "spec");
-  if (Status s = ReadNodeNames(r, out); !s) return Error{s.error()};
+  if (Status s = ReadNodeNames(r, out); !s) return s.failure();
   if (const json::Value* v = r.Field("labels")) {
-    if (Status s = ReadLabels(*v, out); !s) return Error{s.error()};
+    if (Status s = ReadLabels(*v, out); !s) return s.failure();
   }
   if (const json::Value* v = r.Field("allocatable")) {
-    if (Status s = ReadAllocatable(*v, out); !s) return Error{s.error()};
+    if (Status s = ReadAllocatable(*v, out); !s) return s.failure();
   }
   if (const json::Value* v = r.Field("drivers")) {
-    if (Status s = ReadDrivers(*v, out); !s) return Error{s.error()};
+    if (Status s = ReadDrivers(*v, out); !s) return s.failure();
   }
-  if (Status s = r.Finish(); !s) return Error{s.error()};
+  if (Status s = r.Finish(); !s) return s.failure();
 
   std::int64_t per_node = 0;
   for (const InventoryDriver& d : out.drivers) per_node += DevicesPerNode(d);
@@ -384,7 +384,7 @@ Result<NodeInventory> DecodeNodeInventory(const api::ExtensionDocument& doc) {
   if (const json::Value* meta = doc.root.Find("metadata"); meta && meta->is_object()) {
     if (const json::Value* n = meta->Find("name"); n && n->is_string()) name = n->text;
   }
-  return Error{"NodeInventory" + (name.empty() ? "" : " " + name) + ": " + inventory.error()};
+  return inventory.failure().WithPrefix("NodeInventory" + (name.empty() ? "" : " " + name) + ": ");
 }
 
 Result<std::vector<api::Object>> ExpandNodeInventory(const NodeInventory& inventory,
@@ -402,12 +402,12 @@ Result<std::vector<api::Object>> ExpandNodeInventory(const NodeInventory& invent
 
     for (const InventoryDriver& d : inventory.drivers) {
       Result<std::unique_ptr<Driver>> example = ExampleDriverFor(d, node_name, d.num_devices);
-      if (!example) return Error{"driver " + d.name + ": " + example.error()};
+      if (!example) return example.failure().WithPrefix("driver " + d.name + ": ");
       Result<Inventory> devices = (*example)->Enumerate();
-      if (!devices) return Error{"driver " + d.name + ": " + devices.error()};
+      if (!devices) return devices.failure().WithPrefix("driver " + d.name + ": ");
       Result<std::vector<api::ResourceSlice>> slices =
           BuildResourceSlices(d.name, SliceOwner{node_name, ""}, *devices, {});
-      if (!slices) return Error{"driver " + d.name + ": " + slices.error()};
+      if (!slices) return slices.failure().WithPrefix("driver " + d.name + ": ");
       for (api::ResourceSlice& slice : *slices) {
         // generateName ends in '-'; without it the name is unique per driver,
         // node and slice index, and the same in every run.
@@ -451,7 +451,7 @@ Result<std::vector<api::Object>> ExpandNodeInventories(const api::ManifestSet& s
   for (const api::ExtensionDocument& doc : set.extensions) {
     if (doc.api_version.substr(0, doc.api_version.find('/')) != kNodeInventoryGroup) continue;
     Result<NodeInventory> inventory = DecodeNodeInventory(doc);
-    if (!inventory) return Error{Where(doc) + ": " + inventory.error()};
+    if (!inventory) return inventory.failure().WithPrefix(Where(doc) + ": ");
     std::string prefix = Where(doc) + ": NodeInventory " + inventory->name + ": ";
     std::string self = "NodeInventory " + inventory->name + " (" + Where(doc) + ")";
     for (const std::string& node : inventory->node_names) {
@@ -481,7 +481,7 @@ Result<std::vector<api::Object>> ExpandNodeInventories(const api::ManifestSet& s
   std::vector<api::Object> out;
   for (const Parsed& p : parsed) {
     Result<std::vector<api::Object>> objects = ExpandNodeInventory(p.inventory, now);
-    if (!objects) return Error{p.prefix + objects.error()};
+    if (!objects) return objects.failure().WithPrefix(p.prefix);
     for (api::Object& o : *objects) out.push_back(std::move(o));
   }
   return out;

@@ -19,7 +19,9 @@
 #include "dra/api/codec.h"
 #include "dra/api/validation.h"
 #include "dra/driver/cdi.h"
+#include "dra/util/system_error.h"
 #include "driver/claim_preparer.h"
+#include "driver/grpc_error_code.h"
 #include "driver/grpc_services.h"
 #include "driver/kubelet_client.h"
 #include "driver/publishing_loop.h"
@@ -60,7 +62,7 @@ Status EnsureDirectory(const std::string& path, fs::perms mode, const std::strin
   std::error_code ec;
   if (fs::is_directory(path, ec)) return {};
   if (!fs::create_directories(path, ec) && ec) {
-    return Error{what + " " + path + ": cannot create: " + ec.message()};
+    return Error{what + " " + path + ": cannot create: " + ec.message(), ErrnoCode(ec.value())};
   }
   fs::permissions(path, mode, ec);
   return {};
@@ -68,7 +70,7 @@ Status EnsureDirectory(const std::string& path, fs::perms mode, const std::strin
 
 Status RemoveStale(const std::string& path) {
   if (unlink(path.c_str()) != 0 && errno != ENOENT) {
-    return Error{"remove stale socket " + path + ": " + std::strerror(errno)};
+    return ErrnoError("remove stale socket " + path, errno);
   }
   return {};
 }
@@ -97,18 +99,21 @@ class PluginImpl final : public Plugin, public DriverEvents {
     KubeletClient client(endpoints_.registration_socket, timeouts);
     pluginregistration::PluginInfo info;
     if (auto s = client.GetInfo(info); !s.ok()) {
-      return Error{"GetInfo on " + endpoints_.registration_socket + ": " + s.error_message()};
+      return Error{"GetInfo on " + endpoints_.registration_socket + ": " + s.error_message(),
+                   GrpcErrorCode(s.error_code())};
     }
     client.Connect(endpoints_.dra_socket);
     if (options_.serve_v1) {
       k8s::io::kubelet::pkg::apis::dra::v1::NodePrepareResourcesResponse out;
       if (auto s = client.PrepareV1({}, out); !s.ok()) {
-        return Error{"NodePrepareResources on " + endpoints_.dra_socket + ": " + s.error_message()};
+        return Error{"NodePrepareResources on " + endpoints_.dra_socket + ": " + s.error_message(),
+                     GrpcErrorCode(s.error_code())};
       }
     } else {
       k8s::io::kubelet::pkg::apis::dra::v1beta1::NodePrepareResourcesResponse out;
       if (auto s = client.PrepareV1beta1({}, out); !s.ok()) {
-        return Error{"NodePrepareResources on " + endpoints_.dra_socket + ": " + s.error_message()};
+        return Error{"NodePrepareResources on " + endpoints_.dra_socket + ": " + s.error_message(),
+                     GrpcErrorCode(s.error_code())};
       }
     }
     return {};
@@ -153,13 +158,13 @@ class PluginImpl final : public Plugin, public DriverEvents {
  private:
   Result<std::unique_ptr<grpc::Server>> Serve(const std::string& path,
                                               const std::vector<grpc::Service*>& services) {
-    if (auto s = RemoveStale(path); !s.ok()) return Error{s.error()};
+    if (auto s = RemoveStale(path); !s.ok()) return s.failure();
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort("unix:" + path, grpc::InsecureServerCredentials(), &port);
     for (auto* s : services) builder.RegisterService(s);
     auto server = builder.BuildAndStart();
-    if (!server) return Error{"cannot serve gRPC on unix socket " + path};
+    if (!server) return Error{"cannot serve gRPC on unix socket " + path, ErrorCode::kUnavailable};
     chmod(path.c_str(), 0600);
     return server;
   }
@@ -189,7 +194,7 @@ Status PluginImpl::Init() {
   if (options_.node_name.empty()) return Error{"node name: required"};
   if (options_.cdi_kind.empty()) options_.cdi_kind = "k8s." + options_.driver_name + "/claim";
   if (auto s = cdi::ValidateKind(options_.cdi_kind); !s.ok())
-    return Error{"CDI kind: " + s.error()};
+    return s.failure().WithPrefix("CDI kind: ");
   if (options_.health_resend_period.count() <= 0)
     return Error{"health resend period: must be positive"};
   if (options_.publish_retry_initial.count() <= 0 ||
@@ -250,7 +255,7 @@ Status PluginImpl::Init() {
     config.serialize_lock_path = options_.plugin_data_directory + "/serialize.lock";
   preparer_ = std::make_shared<ClaimPreparer>(driver_, claims_, config);
   if (auto s = preparer_->Reconcile(); !s.ok())
-    return Error{"recover prepared claims: " + s.error()};
+    return s.failure().WithPrefix("recover prepared claims: ");
   if (options_.metrics != nullptr) {
     auto& claims = options_.metrics->Gauge("dra_driver_prepared_claims",
                                            "ResourceClaims prepared on this node now");
@@ -275,7 +280,7 @@ Status PluginImpl::Init() {
   publishing.resync_period = options_.publish_resync_period;
   publishing.metrics = options_.metrics;
   publishing_ = std::make_unique<PublishingLoop>(driver_, publisher_, publishing);
-  if (auto s = driver_.Start(*this); !s.ok()) return Error{"driver start: " + s.error()};
+  if (auto s = driver_.Start(*this); !s.ok()) return s.failure().WithPrefix("driver start: ");
   driver_started_ = true;
   // A failed first publish does not stop the plugin: the worker retries it.
   Status published = PublishResources();
@@ -306,14 +311,14 @@ Status PluginImpl::Init() {
   }
   for (auto& s : dra_services_) services.push_back(s.get());
   auto dra = Serve(endpoints_.dra_socket, services);
-  if (!dra.ok()) return Error{dra.error()};
+  if (!dra.ok()) return dra.failure();
   dra_server_ = std::move(*dra);
 
   registration_service_ = NewRegistrationService(
       RegistrationInfo{options_.driver_name, endpoints_.dra_socket, endpoints_.supported_versions},
       registration_log_);
   auto reg = Serve(endpoints_.registration_socket, {registration_service_.get()});
-  if (!reg.ok()) return Error{reg.error()};
+  if (!reg.ok()) return reg.failure();
   registration_server_ = std::move(*reg);
   return {};
 }
@@ -348,7 +353,7 @@ Result<std::unique_ptr<Plugin>> Plugin::Start(Driver& driver, ClaimSource& claim
   auto plugin = std::make_unique<PluginImpl>(driver, claims, publisher, options);
   if (auto s = plugin->Init(); !s.ok()) {
     plugin->Stop();
-    return Error{s.error()};
+    return s.failure();
   }
   return std::unique_ptr<Plugin>(std::move(plugin));
 }

@@ -35,11 +35,11 @@ Status PublishingLoop::PublishNow() {
 Status PublishingLoop::PublishOnce() {
   std::lock_guard lock(publish_mu_);
   auto inventory = driver_.Enumerate();
-  if (!inventory.ok()) return Error{"enumerate devices: " + inventory.error()};
+  if (!inventory.ok()) return inventory.failure().WithPrefix("enumerate devices: ");
   auto existing = publisher_.List();
-  if (!existing.ok()) return Error{"list published resource slices: " + existing.error()};
+  if (!existing.ok()) return existing.failure().WithPrefix("list published resource slices: ");
   auto slices = BuildResourceSlices(config_.driver_name, config_.owner, *inventory, *existing);
-  if (!slices.ok()) return Error{"resource slices: " + slices.error()};
+  if (!slices.ok()) return slices.failure().WithPrefix("resource slices: ");
   // Validated as kube-apiserver would (every gate on), so that a mistake in
   // the driver's inventory reads the same as the server's refusal.
   api::ValidationOptions validation;
@@ -56,7 +56,7 @@ Status PublishingLoop::PublishOnce() {
     }
   }
   if (auto s = publisher_.Publish(*slices); !s.ok()) {
-    return Error{"publish resource slices: " + s.error()};
+    return s.failure().WithPrefix("publish resource slices: ");
   }
   if (config_.metrics != nullptr) {
     auto& devices =

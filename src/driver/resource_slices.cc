@@ -146,7 +146,7 @@ Result<std::vector<api::ResourceSlice>> BuildResourceSlices(
     std::string pool_name = pool.name.empty() ? owner.node_name : pool.name;
     if (pool_name.empty()) return Error{"a pool has no name and no node name is set"};
     if (!pool_names.insert(pool_name).second) return Error{"duplicate pool " + pool_name};
-    if (auto s = CheckPool(pool_name, pool); !s.ok()) return Error{s.error()};
+    if (auto s = CheckPool(pool_name, pool); !s.ok()) return s.failure();
 
     // Desired slice specs, counters first (they may not share a slice with devices).
     std::vector<api::ResourceSliceSpec> desired;

@@ -31,9 +31,9 @@ Result<std::string> EncodeYaml(const std::vector<api::ResourceSlice>& slices) {
   std::string out;
   for (const auto& s : slices) {
     auto encoded = api::EncodeObject(s, api::ApiVersion::kV1);
-    if (!encoded.ok()) return Error{encoded.error()};
+    if (!encoded.ok()) return encoded.failure();
     auto tree = json::ParseJson(*encoded);
-    if (!tree.ok()) return Error{tree.error()};
+    if (!tree.ok()) return tree.failure();
     out += "---\n" + json::ToYaml(*tree);
     if (out.back() != '\n') out += '\n';
   }
@@ -44,13 +44,13 @@ Result<std::string> EncodeJsonList(const std::vector<api::ResourceSlice>& slices
   std::string out = R"({"apiVersion":"v1","kind":"List","items":[)";
   for (std::size_t i = 0; i < slices.size(); ++i) {
     auto encoded = api::EncodeObject(slices[i], api::ApiVersion::kV1);
-    if (!encoded.ok()) return Error{encoded.error()};
+    if (!encoded.ok()) return encoded.failure();
     if (i > 0) out += ',';
     out += *encoded;
   }
   out += "]}";
   auto tree = json::ParseJson(out);
-  if (!tree.ok()) return Error{tree.error()};
+  if (!tree.ok()) return tree.failure();
   return json::ToIndentedJson(*tree) + "\n";
 }
 
@@ -82,7 +82,7 @@ class FilePublisher final : public SlicePublisher {
     std::vector<api::ResourceSlice> named = slices;
     AssignNames(named);
     auto text = format_ == "json" ? EncodeJsonList(named) : EncodeYaml(named);
-    if (!text.ok()) return Error{text.error()};
+    if (!text.ok()) return text.failure();
     auto slash = path_.rfind('/');
     std::string dir =
         slash == std::string::npos ? "." : (slash == 0 ? "/" : path_.substr(0, slash));
@@ -105,7 +105,7 @@ class StreamPublisher final : public SlicePublisher {
     std::vector<api::ResourceSlice> named = slices;
     AssignNames(named);
     auto text = EncodeYaml(named);
-    if (!text.ok()) return Error{text.error()};
+    if (!text.ok()) return text.failure();
     out_ << *text << std::flush;
     if (!out_) return Error{"write resource slices: output stream failed"};
     last_ = std::move(named);

@@ -813,7 +813,7 @@ class Builder : public YAML::EventHandler {
 
 Result<std::vector<YamlDocument>> ParseYaml(std::string_view text, const ParseLimits& limits) {
   Result<bool> chars = CheckCharacters(text);
-  if (!chars.ok()) return Error{chars.error()};
+  if (!chars.ok()) return chars.failure();
   Builder builder(text, limits);
   try {
     ViewStreamBuf buf(text);

@@ -134,6 +134,34 @@ ApiError ApiError::Cancelled() {
   return e;
 }
 
+ErrorCode ApiError::error_code() const {
+  switch (kind) {
+    case ErrorKind::kTransport:
+      return ErrorCode::kUnavailable;
+    case ErrorKind::kConfig:
+    case ErrorKind::kProtocol:
+      return ErrorCode::kInvalidInput;
+    case ErrorKind::kCancelled:
+      return ErrorCode::kCancelled;
+    case ErrorKind::kServer:
+      break;
+  }
+  if (IsNotFound()) return ErrorCode::kNotFound;
+  if (IsAlreadyExists()) return ErrorCode::kAlreadyExists;
+  // A stale resourceVersion or continue token is a conflict too: read again.
+  if (IsConflict() || IsGone()) return ErrorCode::kConflict;
+  if (IsUnauthorized() || IsForbidden()) return ErrorCode::kPermissionDenied;
+  if (Is("Timeout") || code == 504) return ErrorCode::kDeadlineExceeded;
+  if (IsTooManyRequests() || Is("ServerTimeout") || Is("ServiceUnavailable") || code == 502 ||
+      code == 503) {
+    return ErrorCode::kUnavailable;
+  }
+  if (code >= 500) return ErrorCode::kInternal;
+  return ErrorCode::kInvalidInput;
+}
+
+Error ToError(const ApiError& error) { return Error{KubectlErrorText(error), error.error_code()}; }
+
 ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_view body,
                            std::string_view verb, std::string_view resource,
                            std::string_view name) {

@@ -936,9 +936,11 @@ Result<std::shared_ptr<Client>> Client::New(RestConfig config, ClientLimits limi
   auto impl = std::make_unique<Impl>();
   impl->InitShare();
   impl->transport = Transport::New();
-  if (impl->transport == nullptr) return Error{"could not create a libcurl multi handle"};
+  if (impl->transport == nullptr) {
+    return Error{"could not create a libcurl multi handle", ErrorCode::kInternal};
+  }
   Result<ServerUrl> url = ParseServer(config.server);
-  if (!url.ok()) return Error{url.error()};
+  if (!url.ok()) return url.failure();
   impl->url = *url;
   if (config.tls.insecure && !config.tls.ca_pem.empty()) {
     return Error{"specifying a root certificates file with the insecure flag is not allowed"};

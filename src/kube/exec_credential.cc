@@ -131,7 +131,8 @@ Result<Child> Spawn(const std::string& path, std::vector<std::string> args,
   argv.push_back(nullptr);
 
   int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return Error{"exec: pipe: " + internal::ErrnoText(errno)};
+  if (::pipe2(out, O_CLOEXEC) != 0)
+    return Error{"exec: pipe: " + internal::ErrnoText(errno), ErrnoCode(errno)};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (!interactive) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -158,7 +159,7 @@ Result<Child> Spawn(const std::string& path, std::vector<std::string> args,
   ::close(out[1]);
   if (rc != 0) {
     ::close(out[0]);
-    return Error{"exec: fork/exec " + path + ": " + internal::ErrnoText(rc)};
+    return Error{"exec: fork/exec " + path + ": " + internal::ErrnoText(rc), ErrnoCode(rc)};
   }
   child.out = out[0];
   return child;
@@ -177,7 +178,8 @@ Result<RunOutput> Collect(const Child& child, const std::string& command,
   auto timed_out = [&] {
     KillChild(child.pid, child.own_group);
     return Error{"exec: executable " + command + " did not exit within " + DurationText(timeout) +
-                 "; it was killed"};
+                     "; it was killed",
+                 ErrorCode::kDeadlineExceeded};
   };
   RunOutput result;
   char buf[16384];
@@ -207,13 +209,15 @@ Result<RunOutput> Collect(const Child& child, const std::string& command,
   for (;;) {
     pid_t w = ::waitpid(child.pid, &result.wait_status, WNOHANG);
     if (w == child.pid) break;
-    if (w < 0 && errno != EINTR) return Error{"exec: wait: " + internal::ErrnoText(errno)};
+    if (w < 0 && errno != EINTR)
+      return Error{"exec: wait: " + internal::ErrnoText(errno), ErrnoCode(errno)};
     if (remaining_ms() == 0) return timed_out();
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   if (!WIFEXITED(result.wait_status) || WEXITSTATUS(result.wait_status) != 0) {
     int code = WIFEXITED(result.wait_status) ? WEXITSTATUS(result.wait_status) : -1;
-    return Error{"exec: executable " + command + " failed with exit code " + std::to_string(code)};
+    return Error{"exec: executable " + command + " failed with exit code " + std::to_string(code),
+                 ErrorCode::kUnavailable};
   }
   return result;
 }
@@ -230,11 +234,11 @@ Result<DecodedCredential> DecodeExecCredential(const std::string& text,
   json::Value root;
   if (json::LooksLikeJson(text)) {
     Result<json::Value> parsed = json::ParseJson(text);
-    if (!parsed.ok()) return Error{"decoding stdout: " + parsed.error()};
+    if (!parsed.ok()) return parsed.failure().WithPrefix("decoding stdout: ");
     root = std::move(parsed).value();
   } else {
     Result<std::vector<json::YamlDocument>> docs = json::ParseYaml(text);
-    if (!docs.ok()) return Error{"decoding stdout: " + docs.error()};
+    if (!docs.ok()) return docs.failure().WithPrefix("decoding stdout: ");
     if (!docs->empty()) root = std::move((*docs)[0].root);
   }
   if (!root.is_object()) {
@@ -282,7 +286,7 @@ Result<DecodedCredential> DecodeExecCredential(const std::string& text,
     if (!ts->is_string())
       return Error{"decoding stdout: status.expirationTimestamp: expected a string"};
     Result<api::Time> t = api::codec::ParseRfc3339(ts->text);
-    if (!t.ok()) return Error{"decoding stdout: status.expirationTimestamp: " + t.error()};
+    if (!t.ok()) return t.failure().WithPrefix("decoding stdout: status.expirationTimestamp: ");
     expiry = std::chrono::system_clock::time_point(std::chrono::seconds(t->seconds));
   }
   if (creds.bearer_token.empty() && creds.cert_pem.empty() && creds.key_pem.empty()) {
@@ -365,7 +369,7 @@ void ExecCredentialProvider::Invalidate(const Credentials& used) {
 Result<Credentials> ExecCredentialProvider::RunLocked() {
   bool tty = options_.stdin_is_terminal ? *options_.stdin_is_terminal : ::isatty(0) == 1;
   Result<bool> interactive = Interactive(config_.interactive_mode, tty);
-  if (!interactive.ok()) return Error{interactive.error()};
+  if (!interactive.ok()) return interactive.failure();
 
   std::optional<std::string> resolved = LookPath(command_);
   if (!resolved) {
@@ -387,12 +391,12 @@ Result<Credentials> ExecCredentialProvider::RunLocked() {
   args.insert(args.end(), config_.args.begin(), config_.args.end());
   Result<Child> child = Spawn(*resolved, std::move(args),
                               PluginEnvironment(config_, ExecInfo(*interactive)), *interactive);
-  if (!child.ok()) return Error{child.error()};
+  if (!child.ok()) return child.failure();
   Result<RunOutput> output = Collect(*child, command_, options_.timeout, options_.max_output_bytes);
-  if (!output.ok()) return Error{output.error()};
+  if (!output.ok()) return output.failure();
   Result<DecodedCredential> decoded =
       DecodeExecCredential(output->stdout_text, config_.api_version);
-  if (!decoded.ok()) return Error{decoded.error()};
+  if (!decoded.ok()) return decoded.failure();
   cached_ = decoded->creds;
   expiry_ = decoded->expiry;
   return decoded->creds;

@@ -43,7 +43,7 @@ Result<RestConfig> InClusterConfig(const Environment& env) {
   }
   const std::string token_path = TokenPath(env);
   Result<std::string> token = internal::ReadFileBounded(token_path, kMaxConfigFileBytes);
-  if (!token.ok()) return Error{token.error()};
+  if (!token.ok()) return token.failure();
 
   RestConfig config;
   // net.JoinHostPort: a host containing ':' is an IPv6 literal.
@@ -52,7 +52,7 @@ Result<RestConfig> InClusterConfig(const Environment& env) {
   config.bearer_token = std::string(internal::TrimSpace(*token));
   Result<std::shared_ptr<TokenFileProvider>> provider =
       TokenFileProvider::Create(token_path, config.bearer_token);
-  if (!provider.ok()) return Error{provider.error()};
+  if (!provider.ok()) return provider.failure();
   config.credentials = std::move(provider).value();
 
   const std::string ca_path = internal::JoinPath(env.service_account_dir, "ca.crt");

@@ -23,7 +23,7 @@ std::string ErrnoText(int err) {
 
 Result<std::string> ReadFileBounded(const std::string& path, std::size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error{"open " + path + ": " + ErrnoText(errno)};
+  if (fd < 0) return Error{"open " + path + ": " + ErrnoText(errno), ErrnoCode(errno)};
   std::string out;
   char buf[65536];
   for (;;) {
@@ -32,7 +32,7 @@ Result<std::string> ReadFileBounded(const std::string& path, std::size_t max_byt
       if (errno == EINTR) continue;
       int err = errno;
       ::close(fd);
-      return Error{"read " + path + ": " + ErrnoText(err)};
+      return Error{"read " + path + ": " + ErrnoText(err), ErrnoCode(err)};
     }
     if (n == 0) break;
     if (out.size() + static_cast<std::size_t>(n) > max_bytes) {

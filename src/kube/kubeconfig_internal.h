@@ -10,6 +10,7 @@
 
 #include "dra/kube/kubeconfig.h"
 #include "dra/util/result.h"
+#include "dra/util/system_error.h"
 
 namespace dra::kube::internal {
 

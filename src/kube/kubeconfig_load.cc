@@ -20,7 +20,7 @@ void ResolvePath(std::string& path, const std::string& base) {
 
 Result<Kubeconfig> LoadKubeconfigFile(const std::string& path) {
   Result<std::string> text = internal::ReadFileBounded(path, kMaxConfigFileBytes);
-  if (!text.ok()) return Error{text.error()};
+  if (!text.ok()) return text.failure();
   Result<Kubeconfig> parsed = ParseKubeconfig(*text);
   if (!parsed.ok()) return parsed;
   Kubeconfig config = std::move(parsed).value();

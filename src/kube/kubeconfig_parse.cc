@@ -243,11 +243,11 @@ Result<Kubeconfig> ParseKubeconfig(std::string_view text) {
   Value root;
   if (json::LooksLikeJson(text)) {
     Result<Value> parsed = json::ParseJson(text);
-    if (!parsed.ok()) return Error{parsed.error()};
+    if (!parsed.ok()) return parsed.failure();
     root = std::move(parsed).value();
   } else {
     Result<std::vector<json::YamlDocument>> docs = json::ParseYaml(text);
-    if (!docs.ok()) return Error{docs.error()};
+    if (!docs.ok()) return docs.failure();
     if (docs->empty()) return config;
     root = std::move((*docs)[0].root);
   }

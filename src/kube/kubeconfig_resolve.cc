@@ -417,7 +417,7 @@ class DirectConfig {
       return Error{f->text};
     }
     Result<KubeconfigContext> context = Context();
-    if (!context.ok()) return Error{"error: " + context.error()};
+    if (!context.ok()) return context.failure().WithPrefix("error: ");
     if (context->namespace_.empty()) return std::make_pair(std::string("default"), false);
     return std::make_pair(context->namespace_, false);
   }
@@ -457,7 +457,7 @@ std::string NormalizeServer(std::string server) {
 
 Result<std::string> ReadPem(const std::string& path) {
   Result<std::string> text = internal::ReadFileBounded(path, kMaxConfigFileBytes);
-  if (!text.ok()) return Error{"error: " + text.error()};
+  if (!text.ok()) return text.failure().WithPrefix("error: ");
   return text;
 }
 
@@ -626,7 +626,7 @@ bool SameConnection(const RestConfig& a, const RestConfig& b) {
 // clientcmd's inClusterClientConfig.ClientConfig with kubectl's overrides.
 Result<RestConfig> InClusterWithOverrides(const Environment& env, const Overrides& o) {
   Result<RestConfig> r = InClusterConfig(env);
-  if (!r.ok()) return Error{"error: " + r.error()};
+  if (!r.ok()) return r.failure().WithPrefix("error: ");
   RestConfig rc = std::move(r).value();
   if (!o.cluster.server.empty()) rc.server = o.cluster.server;
   if (!o.user.token.empty()) {
@@ -635,7 +635,7 @@ Result<RestConfig> InClusterWithOverrides(const Environment& env, const Override
   }
   if (!o.cluster.certificate_authority.empty()) {
     Result<std::string> ca = ReadPem(o.cluster.certificate_authority);
-    if (!ca.ok()) return Error{ca.error()};
+    if (!ca.ok()) return ca.failure();
     rc.tls.ca_pem = std::move(ca).value();
     rc.tls.ca_file = o.cluster.certificate_authority;
   }
@@ -662,7 +662,7 @@ Environment Environment::FromProcess() {
 Result<RestConfig> LoadRestConfig(const ConfigFlags& flags, const Environment& env,
                                   ConfigDefaults defaults) {
   Result<Kubeconfig> merged = internal::LoadMergedKubeconfig(flags, env);
-  if (!merged.ok()) return Error{merged.error()};
+  if (!merged.ok()) return merged.failure();
   const Overrides overrides = FromFlags(flags);
   KubeconfigCluster cluster_defaults;
   if (defaults == ConfigDefaults::kKubectl) {
@@ -685,7 +685,7 @@ Result<RestConfig> LoadRestConfig(const ConfigFlags& flags, const Environment& e
       namespace_ = InClusterNamespace(env);
     }
   } else if (!(empty_config && in_cluster_possible)) {
-    return Error{ns.error()};
+    return ns.failure();
   } else {
     namespace_ = InClusterNamespace(env);
   }

@@ -113,7 +113,8 @@ std::string SanitizeLeaseName(std::string_view name) {
 Result<std::string> HostnameIdentity() {
   char buf[256] = {};
   if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') {
-    return Error{"cannot determine the host name for the leader election identity"};
+    return Error{"cannot determine the host name for the leader election identity",
+                 ErrorCode::kInternal};
   }
   return std::string(buf);
 }
@@ -320,7 +321,7 @@ Result<std::unique_ptr<LeaderElector>> LeaderElector::New(std::shared_ptr<LeaseL
   if (lock == nullptr) return Error{"Lock must not be nil."};
   if (config.identity.empty()) {
     Result<std::string> host = HostnameIdentity();
-    if (!host.ok()) return Error{host.error()};
+    if (!host.ok()) return host.failure();
     config.identity = *host;
   }
   auto state = std::make_unique<State>();

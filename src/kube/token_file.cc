@@ -18,14 +18,14 @@ Result<std::shared_ptr<TokenFileProvider>> TokenFileProvider::Create(std::string
       std::make_shared<TokenFileProvider>(std::move(path), std::move(fallback_token), clock);
   if (provider->fallback_.empty()) {
     Result<Credentials> first = provider->Get();
-    if (!first.ok()) return Error{first.error()};
+    if (!first.ok()) return first.failure();
   }
   return provider;
 }
 
 Result<std::string> TokenFileProvider::ReadToken() const {
   Result<std::string> text = internal::ReadFileBounded(path_, kMaxConfigFileBytes);
-  if (!text.ok()) return Error{"failed to read token file \"" + path_ + "\": " + text.error()};
+  if (!text.ok()) return text.failure().WithPrefix("failed to read token file \"" + path_ + "\": ");
   std::string token(internal::TrimSpace(*text));
   if (token.empty()) return Error{"read empty token from file \"" + path_ + "\""};
   return token;
@@ -45,7 +45,7 @@ Result<Credentials> TokenFileProvider::Get() {
   // Keep serving what we had: the last good token, else the static one.
   if (!token_.empty()) return Credentials{token_, "", ""};
   if (!fallback_.empty()) return Credentials{fallback_, "", ""};
-  return Error{token.error()};
+  return token.failure();
 }
 
 void TokenFileProvider::Invalidate(const Credentials& used) {

@@ -55,7 +55,8 @@ class HttplibServer final : public HttpServer {
                 : server_.bind_to_port(host, port) ? port
                                                    : -1;
     if (bound < 0)
-      return Error{"listen on " + address + ": cannot bind (address in use or not local)"};
+      return Error{"listen on " + address + ": cannot bind (address in use or not local)",
+                   ErrorCode::kUnavailable};
     port_ = bound;
     thread_ = std::thread([this] {
       server_.listen_after_bind();
@@ -109,10 +110,10 @@ Result<std::pair<std::string, int>> ParseListenAddress(const std::string& addres
 Result<std::unique_ptr<HttpServer>> HttpServer::Start(const std::string& address,
                                                       std::map<std::string, HttpHandler> routes) {
   auto parsed = ParseListenAddress(address);
-  if (!parsed) return Error{parsed.error()};
+  if (!parsed) return parsed.failure();
   std::string host = parsed->first.empty() ? "0.0.0.0" : parsed->first;
   auto server = std::make_unique<HttplibServer>(std::move(routes));
-  if (auto s = server->Listen(host, parsed->second, address); !s) return Error{s.error()};
+  if (auto s = server->Listen(host, parsed->second, address); !s) return s.failure();
   return std::unique_ptr<HttpServer>(std::move(server));
 }
 

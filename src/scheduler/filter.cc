@@ -192,7 +192,7 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
       if (ar.node_local_error) {
         r.dra_failed = true;
       } else {
-        r.error = ar.error;
+        r.error = Error{ar.error};
       }
       return false;
   }
@@ -207,7 +207,7 @@ Result<std::vector<std::size_t>> Scheduler::Impl::FeasibleNodes(const FilterPass
   std::size_t last_pos = 0;
   for (std::size_t pos = 0; pos < pass.evaluated && feasible.size() < pass.to_find; ++pos) {
     std::size_t node = (pass.start + pos) % n;
-    if (!node_results[node].error.empty()) return Error{node_results[node].error};
+    if (node_results[node].error) return *node_results[node].error;
     if (node_results[node].feasible) {
       feasible.push_back(node);
       last_pos = pos;

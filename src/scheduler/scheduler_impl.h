@@ -71,7 +71,7 @@ struct NodeResult {
   // NodeResourcesFit) and whether preemption could not help there.
   std::vector<std::string> reasons;
   bool unresolvable = false;
-  std::string error;  // a framework error: aborts the pod's attempt
+  std::optional<Error> error;  // a framework error: aborts the pod's attempt
   std::vector<api::AllocationResult> allocations;
   // DynamicResources' raw score of the claims Filter allocated (prioritized lists).
   std::int64_t dra_score = 0;

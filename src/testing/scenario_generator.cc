@@ -745,10 +745,10 @@ Result<std::string> ObjectsYaml(const std::vector<api::Object>& objects) {
   for (const api::Object& o : objects) {
     Result<std::string> encoded = api::EncodeObject(o, api::ApiVersion::kV1);
     if (!encoded.ok())
-      return Error{std::string(api::KindOf(o)) + " " + api::MetaOf(o).name + ": " +
-                   encoded.error()};
+      return encoded.failure().WithPrefix(std::string(api::KindOf(o)) + " " + api::MetaOf(o).name +
+                                          ": ");
     Result<json::Value> tree = json::ParseJson(*encoded);
-    if (!tree.ok()) return Error{"encoded object does not parse: " + tree.error()};
+    if (!tree.ok()) return tree.failure().WithPrefix("encoded object does not parse: ");
     if (!first) out += "---\n";
     first = false;
     out += json::ToYaml(*tree);

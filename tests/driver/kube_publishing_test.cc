@@ -196,10 +196,10 @@ class KubePublishing : public ::testing::Test {
   // What the Plugin does: list, build against what is there, publish.
   Status Publish(const Inventory& inventory) {
     auto existing = publisher_->List();
-    if (!existing.ok()) return Error{existing.error()};
+    if (!existing.ok()) return existing.failure();
     auto slices = BuildResourceSlices("gpu.example.com", SliceOwner{"node-1", "node-uid"},
                                       inventory, *existing);
-    if (!slices.ok()) return Error{slices.error()};
+    if (!slices.ok()) return slices.failure();
     return publisher_->Publish(*slices);
   }
 

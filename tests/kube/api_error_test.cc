@@ -126,5 +126,37 @@ TEST(KubectlErrorText, Transport) {
             "Unable to connect to the server: SSL certificate problem");
 }
 
+// The code an ApiError becomes follows its reason, else its HTTP code;
+// ToError's message is kubectl's text.
+TEST(ApiErrorCode, FollowsReasonThenHttpCode) {
+  auto from = [](int code) {
+    return ErrorFromResponse(code, "text/plain", "boom", "GET", "resourceclaims.resource.k8s.io",
+                             "x");
+  };
+  EXPECT_EQ(from(404).error_code(), ErrorCode::kNotFound);
+  EXPECT_EQ(from(409).error_code(), ErrorCode::kConflict);
+  EXPECT_EQ(from(410).error_code(), ErrorCode::kConflict);
+  EXPECT_EQ(from(401).error_code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(from(403).error_code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(from(422).error_code(), ErrorCode::kInvalidInput);
+  EXPECT_EQ(from(400).error_code(), ErrorCode::kInvalidInput);
+  EXPECT_EQ(from(429).error_code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(from(503).error_code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(from(504).error_code(), ErrorCode::kDeadlineExceeded);
+  EXPECT_EQ(from(500).error_code(), ErrorCode::kInternal);
+  EXPECT_EQ(ApiError::Transport("refused", "127.0.0.1:1", true).error_code(),
+            ErrorCode::kUnavailable);
+  EXPECT_EQ(ApiError::Protocol("not JSON").error_code(), ErrorCode::kInvalidInput);
+  EXPECT_EQ(ApiError::Cancelled().error_code(), ErrorCode::kCancelled);
+
+  ApiError exists = ErrorFromResponse(
+      409, "application/json",
+      R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"x exists","reason":"AlreadyExists","code":409})",
+      "POST", "resourceclaims.resource.k8s.io", "x");
+  Error e = ToError(exists);
+  EXPECT_EQ(e.code, ErrorCode::kAlreadyExists);
+  EXPECT_EQ(e.message, KubectlErrorText(exists));
+}
+
 }  // namespace
 }  // namespace dra::kube

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dra/json/value.h"
+#include "dra/util/result.h"
 
 namespace dra::kube {
 
@@ -67,6 +68,12 @@ struct ApiError {
   static ApiError Protocol(std::string message);
   static ApiError Config(std::string message);
   static ApiError Cancelled();
+
+  // The kind of failure this is, as dra's ErrorCode: the reason (or HTTP
+  // code) of a server's answer; kUnavailable without an answer;
+  // kInvalidInput for an answer that cannot be understood or a client that
+  // is not configured usably; kCancelled.
+  ErrorCode error_code() const;
 };
 
 // The error exactly as kubectl prints it (k8s.io/kubectl/pkg/cmd/util
@@ -78,6 +85,9 @@ struct ApiError {
 //   The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or
 //   port? Unable to connect to the server: <cause>
 std::string KubectlErrorText(const ApiError& error);
+
+// The ApiError as dra's Error: its code(), and KubectlErrorText as message.
+Error ToError(const ApiError& error);
 
 // The error a response with a failure code becomes (client-go rest/request.go
 // transformResponse and newUnstructuredResponseError at v0.37.2): the body's
@@ -112,6 +122,8 @@ class [[nodiscard]] ApiResult {
   const T* operator->() const { return &value(); }
   // REQUIRES: !ok().
   const ApiError& error() const { return std::get<1>(v_); }
+  // REQUIRES: !ok(). The error as dra's Error (ToError).
+  Error failure() const { return ToError(error()); }
 
  private:
   std::variant<T, ApiError> v_;

@@ -150,7 +150,7 @@ Result<Value> AllocationsJson(const scheduler::PodVerdict& v) {
     Value c = Value::Object();
     Put(c, "claim", Str(claim));
     Result<Value> a = allocator::AllocationResultJson(allocation);
-    if (!a.ok()) return Error{a.error()};
+    if (!a.ok()) return a.failure();
     Put(c, "allocation", std::move(*a));
     claims.items.push_back(std::move(c));
   }
@@ -309,7 +309,7 @@ Result<PodReport> BuildPodReport(const scheduler::PodVerdict& v, const ReportCon
 
   if (!v.allocations.empty()) {
     Result<Value> claims = AllocationsJson(v);
-    if (!claims.ok()) return Error{claims.error()};
+    if (!claims.ok()) return claims.failure();
     Put(doc, "claims", std::move(*claims));
     text += v.verdict == scheduler::Verdict::kScheduled ? "Devices:\n" : "Devices it would get:\n";
     text += AllocationsText(v);

@@ -54,7 +54,7 @@ void FillHolders(const std::vector<AllocationRef>& allocations, DeviceRow& row) 
 Result<std::vector<DeviceRow>> DeviceRows(const ClusterObjects& objects,
                                           const GetFilters& filters) {
   Result<DeviceFilter> filter = DeviceFilter::Make(objects, filters);
-  if (!filter.ok()) return Error{filter.error()};
+  if (!filter.ok()) return filter.failure();
   AllocationIndex allocations(objects.claims);
   TaintIndex taints(objects.taint_rules);
   std::vector<DeviceRow> rows;

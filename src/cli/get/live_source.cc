@@ -36,7 +36,7 @@ Result<ClusterObjects> LoadLiveObjects(const LiveSourceOptions& options) {
   flags.token = Flag(options.token);
   flags.request_timeout = Flag(options.request_timeout);
   Result<LiveReader> reader = ConnectLiveReader(flags);
-  if (!reader.ok()) return Error{reader.error()};
+  if (!reader.ok()) return reader.failure();
   const std::string ns = options.all_namespaces ? std::string() : reader->namespace_;
   kube::TypedClient& typed = reader->client;
 
@@ -52,14 +52,14 @@ Result<ClusterObjects> LoadLiveObjects(const LiveSourceOptions& options) {
   lists.Take(claims.get(), out.claims, false);
   lists.Take(classes.get(), out.classes, false);
   lists.Take(rules.get(), out.taint_rules, true);
-  if (!lists.ok()) return Error{lists.errors()};
+  if (!lists.ok()) return lists.failure();
   if (!options.with_node.empty()) {
     // A missing node is not an error: devices then match by name alone.
     auto node = typed.Get<api::Node>("", options.with_node);
     if (node.ok()) {
       out.nodes.push_back(std::move(node).value());
     } else if (!node.error().IsNotFound()) {
-      return Error{kube::KubectlErrorText(node.error())};
+      return node.failure();
     }
   }
   return out;

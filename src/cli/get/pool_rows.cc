@@ -47,7 +47,7 @@ bool Fits(const CounterLedger& ledger, const api::Device& device) {
 
 Result<std::vector<PoolRow>> PoolRows(const ClusterObjects& objects, const GetFilters& filters) {
   Result<DeviceFilter> filter = DeviceFilter::Make(objects, filters);
-  if (!filter.ok()) return Error{filter.error()};
+  if (!filter.ok()) return filter.failure();
   AllocationIndex allocations(objects.claims);
   TaintIndex taints(objects.taint_rules);
   std::vector<PoolRow> rows;

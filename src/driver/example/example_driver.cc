@@ -66,7 +66,7 @@ Status ValidateExampleDriverOptions(const ExampleDriverOptions& options) {
   if (options.inventory_slices) {
     Result<Inventory> inventory =
         InventoryFromSlices(*options.inventory_slices, options.driver_name);
-    if (!inventory) return Error{inventory.error()};
+    if (!inventory) return inventory.failure();
   }
   return {};
 }
@@ -150,7 +150,7 @@ Status ExampleDriver::ReloadHealthControl() {
   std::set<std::string> names;
   for (const SimulatedGpu& g : gpus_) names.insert(g.name);
   Result<std::map<std::string, std::string>> parsed = ParseHealthControl(text, names);
-  if (!parsed) return Error{parsed.error()};
+  if (!parsed) return parsed.failure();
   ApplyUnhealthy(*parsed);
   return {};
 }
@@ -166,7 +166,7 @@ Status ExampleDriver::SetGpuHealth(const std::string& gpu, bool healthy,
   }
   std::string line = gpu + (healthy ? " healthy" : " unhealthy " + reason) + "\n";
   Result<std::map<std::string, std::string>> one = ParseHealthControl(line, names);
-  if (!one) return Error{one.error()};
+  if (!one) return one.failure();
   if (healthy) {
     reasons.erase(gpu);
   } else {
@@ -285,7 +285,7 @@ Result<PreparedClaim> ExampleDriver::Prepare(const ClaimToPrepare& claim) {
                    " is not a device of this driver on node " + options_.node_name};
     }
     Result<GpuConfig> config = EffectiveGpuConfig(a.opaque_configs);
-    if (!config) return Error{"request " + a.request + ": " + config.error()};
+    if (!config) return config.failure().WithPrefix("request " + a.request + ": ");
     std::string id = "GPU_DEVICE_" + EnvId(a.device);
     PreparedDevice p;
     p.pool = a.pool;

@@ -160,15 +160,15 @@ class ExampleExtension final : public DriverExtension {
     ExampleFlags flags;
     CLI::App app("example driver", "example");
     AddOwnFlags(app, flags, /*read_environment=*/false);
-    if (Status s = ParseConfigArgs(app, config.args); !s) return Error{s.error()};
+    if (Status s = ParseConfigArgs(app, config.args); !s) return s.failure();
     Result<SharingMode> mode = ModeOf(flags);
-    if (!mode) return Error{mode.error()};
+    if (!mode) return mode.failure();
     ExampleDriverOptions options = flags.driver;
     options.driver_name = config.driver_name;
     options.node_name = config.node_name;
     options.mode = *mode;
     options.inventory_slices = config.inventory_slices;
-    if (Status s = ValidateExampleDriverOptions(options); !s) return Error{s.error()};
+    if (Status s = ValidateExampleDriverOptions(options); !s) return s.failure();
     return std::unique_ptr<Driver>(std::make_unique<ExampleDriver>(std::move(options)));
   }
 

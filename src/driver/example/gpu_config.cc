@@ -36,12 +36,11 @@ Result<std::string> StringField(const json::Value& object, std::string_view key,
 Result<GpuConfig> Decode(const json::Value& root) {
   GpuConfig config;
   if (!root.is_object()) return Error{"GpuConfig: parameters must be a JSON object"};
-  if (Status s = CheckMembers(root, "", {"apiVersion", "kind", "sharing"}); !s)
-    return Error{s.error()};
+  if (Status s = CheckMembers(root, "", {"apiVersion", "kind", "sharing"}); !s) return s.failure();
   Result<std::string> api_version = StringField(root, "apiVersion", "");
   Result<std::string> kind = StringField(root, "kind", "");
-  if (!api_version) return Error{api_version.error()};
-  if (!kind) return Error{kind.error()};
+  if (!api_version) return api_version.failure();
+  if (!kind) return kind.failure();
   if (*api_version != kGpuConfigApiVersion || *kind != "GpuConfig") {
     return Error{"unsupported config kind \"" + *kind + "\" in version \"" + *api_version +
                  "\" (want GpuConfig in " + std::string(kGpuConfigApiVersion) + ")"};
@@ -52,10 +51,10 @@ Result<GpuConfig> Decode(const json::Value& root) {
   if (Status s = CheckMembers(*sharing, "sharing.",
                               {"strategy", "timeSlicingConfig", "spacePartitioningConfig"});
       !s) {
-    return Error{s.error()};
+    return s.failure();
   }
   Result<std::string> strategy = StringField(*sharing, "strategy", "sharing.");
-  if (!strategy) return Error{strategy.error()};
+  if (!strategy) return strategy.failure();
   if (!strategy->empty()) config.strategy = *strategy;
   const json::Value* ts = sharing->Find("timeSlicingConfig");
   const json::Value* sp = sharing->Find("spacePartitioningConfig");
@@ -69,10 +68,10 @@ Result<GpuConfig> Decode(const json::Value& root) {
     if (ts != nullptr) {
       if (!ts->is_object()) return Error{"GpuConfig: sharing.timeSlicingConfig must be an object"};
       if (Status s = CheckMembers(*ts, "sharing.timeSlicingConfig.", {"interval"}); !s) {
-        return Error{s.error()};
+        return s.failure();
       }
       Result<std::string> interval = StringField(*ts, "interval", "sharing.timeSlicingConfig.");
-      if (!interval) return Error{interval.error()};
+      if (!interval) return interval.failure();
       if (!interval->empty()) config.interval = *interval;
     }
     if (config.interval != "Default" && config.interval != "Short" && config.interval != "Medium" &&
@@ -90,7 +89,7 @@ Result<GpuConfig> Decode(const json::Value& root) {
         return Error{"GpuConfig: sharing.spacePartitioningConfig must be an object"};
       if (Status s = CheckMembers(*sp, "sharing.spacePartitioningConfig.", {"partitionCount"});
           !s) {
-        return Error{s.error()};
+        return s.failure();
       }
       if (const json::Value* n = sp->Find("partitionCount"); n != nullptr) {
         std::int64_t count = 0;
@@ -119,7 +118,7 @@ Result<GpuConfig> Decode(const json::Value& root) {
 
 Result<GpuConfig> ParseGpuConfig(std::string_view text) {
   Result<json::Value> root = json::ParseJson(text);
-  if (!root) return Error{"GpuConfig: " + root.error()};
+  if (!root) return root.failure().WithPrefix("GpuConfig: ");
   return Decode(*root);
 }
 

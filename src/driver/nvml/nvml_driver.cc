@@ -40,9 +40,9 @@ cdi::DeviceNode Node(const std::string& path) {
 Result<std::unique_ptr<NvmlDriver>> NvmlDriver::Create(NvmlDriverOptions options) {
   if (options.node_name.empty()) return Error{"--node-name (NODE_NAME) is required"};
   Result<std::unique_ptr<NvmlLibrary>> lib = NvmlLibrary::Open(options.nvml_library);
-  if (!lib) return Error{lib.error()};
+  if (!lib) return lib.failure();
   Result<NvmlSystem> system = ReadNvmlSystem(**lib, options.sysfs_root);
-  if (!system) return Error{"reading GPUs through NVML: " + system.error()};
+  if (!system) return system.failure().WithPrefix("reading GPUs through NVML: ");
   return std::unique_ptr<NvmlDriver>(new NvmlDriver(std::move(options), std::move(*system)));
 }
 

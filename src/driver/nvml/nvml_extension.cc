@@ -66,14 +66,14 @@ class NvmlExtension final : public DriverExtension {
     NvmlDriverOptions options;
     CLI::App app("NVML driver", "nvml");
     AddOwnFlags(app, options, /*read_environment=*/false);
-    if (Status s = ParseConfigArgs(app, config.args); !s) return Error{s.error()};
+    if (Status s = ParseConfigArgs(app, config.args); !s) return s.failure();
     if (config.inventory_slices) {
       return Error{"the NVML driver serves the GPUs NVML reports, not given ResourceSlices"};
     }
     options.driver_name = config.driver_name;
     options.node_name = config.node_name;
     Result<std::unique_ptr<NvmlDriver>> d = NvmlDriver::Create(options);
-    if (!d) return Error{d.error()};
+    if (!d) return d.failure();
     return std::unique_ptr<Driver>(std::move(*d));
   }
 

@@ -184,7 +184,7 @@ Result<NvmlGpu> ReadGpu(const NvmlLibrary& nvml, unsigned index, const std::stri
   if (g.mig_enabled) {
     Result<std::vector<NvmlMigDevice>> migs =
         ReadMigDevices(nvml, dev, index, g.memory_bytes.value_or(0));
-    if (!migs) return Error{migs.error()};
+    if (!migs) return migs.failure();
     g.mig_devices = std::move(*migs);
   }
   return g;
@@ -298,7 +298,7 @@ Result<NvmlSystem> ReadNvmlSystem(const NvmlLibrary& nvml, const std::string& sy
     return Error{"nvmlSystemGetDriverVersion: " + nvml.ErrorString(r)};
   }
   Result<std::string> driver = NormalizeVersion(CString(version, sizeof version));
-  if (!driver) return Error{"driver " + driver.error()};
+  if (!driver) return driver.failure().WithPrefix("driver ");
   sys.driver_version = *driver;
   int cuda = 0;
   if (nvmlReturn_t r = nvml.SystemGetCudaDriverVersion(&cuda); r != NVML_SUCCESS) {
@@ -312,7 +312,7 @@ Result<NvmlSystem> ReadNvmlSystem(const NvmlLibrary& nvml, const std::string& sy
   }
   for (unsigned i = 0; i < count; ++i) {
     Result<NvmlGpu> gpu = ReadGpu(nvml, i, sysfs_root);
-    if (!gpu) return Error{gpu.error()};
+    if (!gpu) return gpu.failure();
     sys.gpus.push_back(std::move(*gpu));
   }
   return sys;
