@@ -64,41 +64,6 @@ bool SameCapacity(const api::DeviceCapacity& a, const api::DeviceCapacity& b) {
          SameQuantity(x.valid_range->step, y.valid_range->step);
 }
 
-// CEL's view of an attribute: the first member that is set wins, in the
-// API's declaration order.
-void MakeView(NamedAttribute& e) {
-  using Kind = cel::AttributeValueView::Kind;
-  const api::DeviceAttribute& a = e.attribute;
-  cel::AttributeValueView& v = e.value;
-  if (a.int_value) {
-    v.kind = Kind::kInt;
-    v.int_value = *a.int_value;
-  } else if (a.bool_value) {
-    v.kind = Kind::kBool;
-    v.bool_value = *a.bool_value;
-  } else if (a.string_value) {
-    v.kind = Kind::kString;
-    v.string_value = *a.string_value;
-  } else if (a.version_value) {
-    v.kind = Kind::kVersion;
-    v.string_value = *a.version_value;
-  } else if (!a.int_values.nil()) {
-    v.kind = Kind::kInts;
-    v.ints = std::span<const std::int64_t>(a.int_values.data(), a.int_values.size());
-  } else if (!a.bool_values.nil()) {
-    v.kind = Kind::kBools;
-    e.bools = std::make_unique<bool[]>(a.bool_values.empty() ? 1 : a.bool_values.size());
-    for (std::size_t i = 0; i < a.bool_values.size(); ++i) e.bools[i] = a.bool_values[i];
-    v.bools = std::span<const bool>(e.bools.get(), a.bool_values.size());
-  } else if (!a.string_values.nil() || !a.version_values.nil()) {
-    const bool strings = !a.string_values.nil();
-    const auto& list = strings ? a.string_values : a.version_values;
-    v.kind = strings ? Kind::kStrings : Kind::kVersions;
-    e.strings.assign(list.begin(), list.end());
-    v.strings = std::span<const std::string_view>(e.strings.data(), e.strings.size());
-  }
-}
-
 }  // namespace
 
 DeviceTable::DeviceTable(const std::vector<Source>& devices, bool hide_multiple_allocations) {
@@ -146,7 +111,7 @@ DeviceTable::DeviceTable(const std::vector<Source>& devices, bool hide_multiple_
         cel::QualifiedName q = cel::SplitQualifiedName(e.name, s.driver);
         e.domain = q.domain;
         e.id = q.id;
-        MakeView(e);
+        e.value = cel::ViewAttribute(e.attribute, e.storage);
         attribute_index.emplace(h, &e);
         found = &e;
       }

@@ -17,6 +17,7 @@
 
 #include "allocator/capacity.h"
 #include "dra/api/resource.h"
+#include "dra/cel/api_device_view.h"
 #include "dra/cel/device_view.h"
 
 namespace dra::allocator {
@@ -31,8 +32,7 @@ struct NamedAttribute {
   std::string_view id;
   cel::AttributeValueView value;
   // Backing storage of the list views in `value`.
-  std::vector<std::string_view> strings;
-  std::unique_ptr<bool[]> bools;
+  cel::AttributeViewStorage storage;
 };
 
 class DeviceTable {

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "dra/json/value.h"
+
 namespace dra::api {
 namespace {
 
@@ -210,39 +212,6 @@ bool IsGoPrintable(char32_t r) {
   return it != std::begin(kPrintable) && r <= (it - 1)->hi;
 }
 
-// One rune as Go's utf8.DecodeRuneInString reads it; an invalid or truncated
-// sequence has width 1 and `ok` false.
-struct Decoded {
-  char32_t rune = 0;
-  std::size_t width = 1;
-  bool ok = false;
-};
-
-Decoded DecodeRune(std::string_view s, std::size_t i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) return {b0, 1, true};
-  std::size_t n = 0;
-  char32_t r = 0;
-  char32_t min = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2, r = b0 & 0x1F, min = 0x80;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3, r = b0 & 0x0F, min = 0x800;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4, r = b0 & 0x07, min = 0x10000;
-  } else {
-    return {};
-  }
-  if (i + n > s.size()) return {};
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return {};
-    r = (r << 6) | (b & 0x3F);
-  }
-  if (r < min || r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF)) return {};
-  return {r, n, true};
-}
-
 void AppendHex(std::string& out, std::uint32_t v, int digits) {
   static constexpr char kHex[] = "0123456789abcdef";
   for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out += kHex[(v >> shift) & 0xF];
@@ -346,8 +315,8 @@ std::string GoQuote(std::string_view s) {
   out.reserve(s.size() + 2);
   out += '"';
   for (std::size_t i = 0; i < s.size();) {
-    const Decoded d = DecodeRune(s, i);
-    if (!d.ok) {
+    const json::DecodedRune d = json::DecodeUtf8Rune(s.substr(i));
+    if (d.rune == 0xFFFD && d.size == 1) {  // not valid UTF-8
       out += "\\x";
       AppendHex(out, static_cast<unsigned char>(s[i]), 2);
       i += 1;
@@ -358,7 +327,7 @@ std::string GoQuote(std::string_view s) {
       out += '\\';
       out += static_cast<char>(r);
     } else if (IsGoPrintable(r)) {
-      out.append(s, i, d.width);
+      out.append(s, i, d.size);
     } else {
       switch (r) {
         case '\a':
@@ -395,7 +364,7 @@ std::string GoQuote(std::string_view s) {
           }
       }
     }
-    i += d.width;
+    i += d.size;
   }
   out += '"';
   return out;

@@ -5,46 +5,51 @@ namespace dra::cel {
 struct ApiDeviceView::Attribute {
   QualifiedName name;
   AttributeValueView view;
-  // Storage the view's spans point into (std::vector<bool> has no data()).
-  std::unique_ptr<bool[]> bools;
-  std::vector<std::string_view> strings;
+  AttributeViewStorage storage;
 };
+
+AttributeValueView ViewAttribute(const api::DeviceAttribute& value, AttributeViewStorage& storage) {
+  using Kind = AttributeValueView::Kind;
+  AttributeValueView v;
+  if (value.int_value) {
+    v.kind = Kind::kInt;
+    v.int_value = *value.int_value;
+  } else if (value.bool_value) {
+    v.kind = Kind::kBool;
+    v.bool_value = *value.bool_value;
+  } else if (value.string_value) {
+    v.kind = Kind::kString;
+    v.string_value = *value.string_value;
+  } else if (value.version_value) {
+    v.kind = Kind::kVersion;
+    v.string_value = *value.version_value;
+  } else if (!value.int_values.nil()) {
+    v.kind = Kind::kInts;
+    v.ints = std::span<const std::int64_t>(value.int_values.data(), value.int_values.size());
+  } else if (!value.bool_values.nil()) {
+    v.kind = Kind::kBools;
+    storage.bools = std::make_unique<bool[]>(value.bool_values.size());
+    for (std::size_t i = 0; i < value.bool_values.size(); ++i) {
+      storage.bools[i] = value.bool_values[i];
+    }
+    v.bools = std::span<const bool>(storage.bools.get(), value.bool_values.size());
+  } else if (!value.string_values.nil() || !value.version_values.nil()) {
+    const bool strings = !value.string_values.nil();
+    const auto& list = strings ? value.string_values : value.version_values;
+    v.kind = strings ? Kind::kStrings : Kind::kVersions;
+    storage.strings.assign(list.begin(), list.end());
+    v.strings = std::span<const std::string_view>(storage.strings.data(), storage.strings.size());
+  }
+  return v;
+}
 
 ApiDeviceView::ApiDeviceView(const api::Device& device, std::string_view driver)
     : device_(device), driver_(driver) {
-  using Kind = AttributeValueView::Kind;
   attributes_.reserve(device.attributes.size());
   for (const auto& [name, value] : device.attributes) {
     auto a = std::make_unique<Attribute>();
     a->name = SplitQualifiedName(name, driver_);
-    AttributeValueView& v = a->view;
-    // Upstream takes the first member that is set, in declaration order.
-    if (value.int_value) {
-      v.kind = Kind::kInt;
-      v.int_value = *value.int_value;
-    } else if (value.bool_value) {
-      v.kind = Kind::kBool;
-      v.bool_value = *value.bool_value;
-    } else if (value.string_value) {
-      v.kind = Kind::kString;
-      v.string_value = *value.string_value;
-    } else if (value.version_value) {
-      v.kind = Kind::kVersion;
-      v.string_value = *value.version_value;
-    } else if (!value.int_values.nil()) {
-      v.kind = Kind::kInts;
-      v.ints = std::span<const std::int64_t>(value.int_values.data(), value.int_values.size());
-    } else if (!value.bool_values.nil()) {
-      v.kind = Kind::kBools;
-      a->bools = std::make_unique<bool[]>(value.bool_values.size());
-      for (std::size_t i = 0; i < value.bool_values.size(); ++i) a->bools[i] = value.bool_values[i];
-      v.bools = std::span<const bool>(a->bools.get(), value.bool_values.size());
-    } else if (!value.string_values.nil() || !value.version_values.nil()) {
-      const auto& list = !value.string_values.nil() ? value.string_values : value.version_values;
-      v.kind = !value.string_values.nil() ? Kind::kStrings : Kind::kVersions;
-      a->strings.assign(list.begin(), list.end());
-      v.strings = std::span<const std::string_view>(a->strings.data(), a->strings.size());
-    }
+    a->view = ViewAttribute(value, a->storage);
     attributes_.push_back(std::move(a));
   }
   capacities_.reserve(device.capacity.size());

@@ -89,6 +89,29 @@ std::string FormatError(Position pos, std::string_view message) {
          std::string(message);
 }
 
+// Which of go-yaml's reader checks (readerc.go, yaml_parser_update_buffer)
+// rejects the sequence at the start of `s`, which DecodeUtf8Rune found
+// invalid: a bad leading byte, a truncated sequence, a bad trailing byte, an
+// overlong form, or else a surrogate or a code point above U+10FFFF.
+std::string_view Utf8Problem(std::string_view s) {
+  const auto b0 = static_cast<unsigned char>(s[0]);
+  const std::size_t width = (b0 & 0xE0) == 0xC0   ? 2
+                            : (b0 & 0xF0) == 0xE0 ? 3
+                            : (b0 & 0xF8) == 0xF0 ? 4
+                                                  : 0;
+  if (width == 0) return "invalid leading UTF-8 octet";
+  if (s.size() < width) return "incomplete UTF-8 octet sequence";
+  for (std::size_t k = 1; k < width; ++k) {
+    if ((static_cast<unsigned char>(s[k]) & 0xC0) != 0x80) return "invalid trailing UTF-8 octet";
+  }
+  const auto b1 = static_cast<unsigned char>(s[1]);
+  if ((width == 2 && b0 < 0xC2) || (width == 3 && b0 == 0xE0 && b1 < 0xA0) ||
+      (width == 4 && b0 == 0xF0 && b1 < 0x90)) {
+    return "invalid length of a UTF-8 sequence";
+  }
+  return "invalid Unicode character";
+}
+
 // go-yaml's reader: valid UTF-8 of printable characters only.
 Result<bool> CheckCharacters(std::string_view text) {
   std::uint32_t line = 1;
@@ -110,26 +133,13 @@ Result<bool> CheckCharacters(std::string_view text) {
       ++i;
       continue;
     }
-    std::size_t width = (b & 0xE0) == 0xC0   ? 2
-                        : (b & 0xF0) == 0xE0 ? 3
-                        : (b & 0xF8) == 0xF0 ? 4
-                                             : 0;
-    if (width == 0) return fail("invalid leading UTF-8 octet");
-    if (text.size() - i < width) return fail("incomplete UTF-8 octet sequence");
-    char32_t r = b & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07);
-    for (std::size_t k = 1; k < width; ++k) {
-      const auto c = static_cast<unsigned char>(text[i + k]);
-      if ((c & 0xC0) != 0x80) return fail("invalid trailing UTF-8 octet");
-      r = r << 6 | (c & 0x3F);
-    }
-    if ((width == 2 && r < 0x80) || (width == 3 && r < 0x800) || (width == 4 && r < 0x10000)) {
-      return fail("invalid length of a UTF-8 sequence");
-    }
-    if ((r >= 0xD800 && r <= 0xDFFF) || r > 0x10FFFF) return fail("invalid Unicode character");
+    const DecodedRune d = DecodeUtf8Rune(text.substr(i));
+    if (d.rune == 0xFFFD && d.size == 1) return fail(Utf8Problem(text.substr(i)));
+    const char32_t r = d.rune;
     if ((r >= 0x80 && r < 0xA0 && r != 0x85) || r == 0xFFFE || r == 0xFFFF) {
       return fail("control characters are not allowed");
     }
-    i += width;
+    i += d.size;
   }
   return true;
 }

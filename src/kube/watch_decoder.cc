@@ -1,6 +1,13 @@
 // WatchDecoder: a JSON framer over the watch stream. It tracks only string,
 // escape and bracket state to find where each top-level document ends, then
 // parses that document with the strict JSON parser.
+//
+// Why a scanner of its own: the stream arrives in chunks that split documents
+// anywhere, so the framer keeps its state (string, escape, open brackets)
+// between Feed calls and checks no syntax; json::ParseJson, which checks and
+// builds a whole document, parses each framed event. api's GoJsonChecker
+// (src/api/validation/formats.cc) is a syntax checker for one whole value
+// with Go's error texts, which framing does not need.
 #include <string>
 #include <utility>
 

@@ -221,10 +221,9 @@ TEST(Basic, CombinationsWithPrioritizedList) {
 }
 
 TEST(Basic, InputClaimsAreNotModifiedAndAllocatorIsReusable) {
-  Result<Scenario> s =
-      ParseScenario(std::string(kFixtures) + Slice("slice-1", "pool-1", "{name: device-1}") +
-                        Claim("claim-0", OneRequest()),
-                    {});
+  Result<Scenario> s = ParseScenario(
+      Fixtures() + Slice("slice-1", "pool-1", "{name: device-1}") + Claim("claim-0", OneRequest()),
+      {});
   ASSERT_TRUE(s.ok());
   std::vector<api::ResourceClaim> before = s->claims;
   Allocator allocator(s->snapshot);
@@ -239,7 +238,7 @@ TEST(Basic, InputClaimsAreNotModifiedAndAllocatorIsReusable) {
 
 // The scheduler filters many nodes in parallel with one allocator.
 TEST(Basic, ConcurrentCallsOnOneAllocator) {
-  std::string yaml = std::string(kFixtures);
+  std::string yaml = Fixtures();
   for (int n = 0; n < 8; ++n) {
     yaml += Slice("slice-" + std::to_string(n), "pool-" + std::to_string(n),
                   "{name: gpu-0}, {name: gpu-1}", "driver-a", "node-" + std::to_string(n));
@@ -249,6 +248,7 @@ TEST(Basic, ConcurrentCallsOnOneAllocator) {
   Allocator allocator(s->snapshot);
   std::vector<std::string> got(8);
   std::vector<std::thread> threads;
+  threads.reserve(8);
   for (int n = 0; n < 8; ++n) {
     threads.emplace_back([&, n] {
       for (int i = 0; i < 50; ++i) {
@@ -259,8 +259,10 @@ TEST(Basic, ConcurrentCallsOnOneAllocator) {
   }
   for (auto& t : threads) t.join();
   for (int n = 0; n < 8; ++n) {
-    std::string pool = "driver-a/pool-" + std::to_string(n);
-    EXPECT_EQ(got[n], "req-0:" + pool + "/gpu-0 req-0:" + pool + "/gpu-1");
+    const std::string pool = "driver-a/pool-" + std::to_string(n);
+    std::string want = "req-0:" + pool;
+    want += "/gpu-0 req-0:" + pool + "/gpu-1";
+    EXPECT_EQ(got[n], want);
   }
 }
 

@@ -1,12 +1,12 @@
 // Basic allocation, search order and backtracking: cases of upstream's shared
-// allocator suite (release v0.37.2, see catalog_util.h), one test each, with the
+// allocator suite (release v0.37.2, see allocator_test_util.h), one test each, with the
 // asserted search-step counts. The interrupt sub-tests are in
 // catalog_o_interrupt_test.cc.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

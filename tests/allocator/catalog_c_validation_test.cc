@@ -1,11 +1,11 @@
 // Input validation and error reporting: cases of upstream's shared allocator
-// suite (release v0.37.2, see catalog_util.h), one test each, including the
+// suite (release v0.37.2, see allocator_test_util.h), one test each, including the
 // release's exact-count-* claim-limit cases.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

@@ -1,10 +1,10 @@
 // allocationMode All: cases of upstream's shared allocator suite (release
-// v0.37.2, see catalog_util.h), one test each.
+// v0.37.2, see allocator_test_util.h), one test each.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

@@ -1,11 +1,11 @@
 // Scalar matchAttribute constraints: cases of upstream's shared allocator
-// suite (release v0.37.2, see catalog_util.h), one test each, plus the release's
+// suite (release v0.37.2, see allocator_test_util.h), one test each, plus the release's
 // partitionable-all-mode-constraint-must-error-with-reserved-counter.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

@@ -1,11 +1,11 @@
 // Device configuration in results: cases of upstream's shared allocator suite
-// (release v0.37.2, see catalog_util.h), one test each. Configs of prioritized
+// (release v0.37.2, see allocator_test_util.h), one test each. Configs of prioritized
 // lists are in catalog_h_prioritized_list_test.cc.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

@@ -1,5 +1,5 @@
 // Prioritized lists (firstAvailable, DRAPrioritizedList): cases of upstream's
-// shared allocator suite (release v0.37.2, see catalog_util.h), one test each,
+// shared allocator suite (release v0.37.2, see allocator_test_util.h), one test each,
 // with the asserted search-step counts, plus the
 // release's prioritized-list-minimum-sum-exceeds-claim-limit and
 // prioritized-list-overflowing-first-subrequest-is-pruned.
@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

@@ -1,5 +1,5 @@
 // Partitionable devices and shared counters (DRAPartitionableDevices): cases of
-// upstream's shared allocator suite (release v0.37.2, see catalog_util.h), one
+// upstream's shared allocator suite (release v0.37.2, see allocator_test_util.h), one
 // test each, plus the release's counter cases:
 // partitionable-devices-counter-quantities-are-not-modified,
 // -counter-cache-scoped-by-pool-ID and -counter-cache-not-crossed-between-
@@ -13,7 +13,7 @@
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

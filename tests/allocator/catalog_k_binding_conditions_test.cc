@@ -1,11 +1,11 @@
 // Binding conditions and bindsToNode: cases of upstream's shared allocator
-// suite (release v0.37.2, see catalog_util.h), one test each (upstream compares
+// suite (release v0.37.2, see allocator_test_util.h), one test each (upstream compares
 // these results in order).
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

@@ -1,6 +1,6 @@
 // Consumable capacity and allowMultipleAllocations (DRAConsumableCapacity):
 // cases of upstream's shared allocator suite (release v0.37.2, see
-// catalog_util.h), one test each, plus the release's additions:
+// allocator_test_util.h), one test each, plus the release's additions:
 // consumable-capacity-range-policy-* and -negative-request-aborts (requests
 // that cannot be represented abort), consumable-capacity-requests-are-not-
 // modified, consumable-capacity-rejection-rolls-back-constraints (a candidate
@@ -16,7 +16,7 @@
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

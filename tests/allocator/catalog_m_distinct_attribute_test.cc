@@ -1,5 +1,5 @@
 // distinctAttribute constraints: cases of upstream's shared allocator suite
-// (release v0.37.2, see catalog_util.h), one test each, including the release's
+// (release v0.37.2, see allocator_test_util.h), one test each, including the release's
 // distinct-constraint-single-request-* and -two-requests-with-count-not-distinct
 // cases, which assert the correct answer where older upstream allocators forgot
 // values: every pair of devices in scope must differ, not only the last device
@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

@@ -1,5 +1,5 @@
 // List-type attributes (DRAListTypeAttributes): cases of upstream's shared
-// allocator suite (release v0.37.2, see catalog_util.h), one test each, plus the
+// allocator suite (release v0.37.2, see allocator_test_util.h), one test each, plus the
 // release's list-attributes-match-constraint-backtrack-needs-intersection-restore
 // (set-mode matchAttribute widens again when a device is removed),
 // numanode-matchattribute-*, list-attributes-distinct-constraint-
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

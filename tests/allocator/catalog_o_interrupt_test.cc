@@ -1,5 +1,5 @@
 // The "interrupt" sub-tests of upstream's shared allocator suite (release
-// v0.37.2, see catalog_util.h): one claim asking for 6
+// v0.37.2, see allocator_test_util.h): one claim asking for 6
 // of 5 devices, which forces the whole combination search. Upstream
 // interrupts through the call's context (cancel, timeout, deadline); ours
 // through AllocateOptions::cancelled, and a deadline becomes the step budget.
@@ -8,7 +8,7 @@
 #include <atomic>
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

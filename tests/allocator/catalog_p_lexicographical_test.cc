@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "catalog_util.h"
+#include "allocator_test_util.h"
 
 namespace dra::allocator::catalog {
 namespace {

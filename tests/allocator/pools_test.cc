@@ -65,7 +65,7 @@ TEST(Pools, NetworkAttachedDeviceCarriesSliceSelector) {
   EXPECT_TRUE(terms[0].match_fields.empty());
 
   Result<Scenario> s = ParseScenario(
-      std::string(kFixtures) +
+      Fixtures() +
           "apiVersion: v1\nkind: Node\nmetadata: {name: node-2, labels: {region: "
           "region-2}}\n---\n" +
           RawSlice("slice-1", Pool("pool-1", 1, 1) + selector + "  devices: [{name: d1}]\n") +

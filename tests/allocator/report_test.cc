@@ -24,10 +24,9 @@ TEST(Report, AllocationResultAsKubernetesJson) {
 }
 
 TEST(Report, TreeAndText) {
-  Result<Scenario> s =
-      ParseScenario(std::string(kFixtures) + Slice("slice-1", "pool-1", "{name: device-1}") +
-                        Claim("claim-0", OneRequest()),
-                    {});
+  Result<Scenario> s = ParseScenario(
+      Fixtures() + Slice("slice-1", "pool-1", "{name: device-1}") + Claim("claim-0", OneRequest()),
+      {});
   ASSERT_TRUE(s.ok());
   Allocator allocator(s->snapshot);
   AllocateResult r = allocator.Allocate(FindNode(*s, "node-1"), s->claims);
@@ -41,8 +40,7 @@ TEST(Report, TreeAndText) {
 }
 
 TEST(Report, UnschedulableWithExplanation) {
-  Result<Scenario> s =
-      ParseScenario(std::string(kFixtures) + Claim("claim-0", OneRequest()), Base());
+  Result<Scenario> s = ParseScenario(Fixtures() + Claim("claim-0", OneRequest()), Base());
   ASSERT_TRUE(s.ok());
   Allocator allocator(s->snapshot);
   AllocateOptions options;

@@ -1,7 +1,7 @@
-// Selector examples, each numbered by its row: from upstream tests
+// Selector examples, each named after what it shows: from upstream tests
 // (k8s.io/dynamic-resource-allocation cel/compile_test.go, the allocator's and
 // API validation's tests, k8s.io/apiserver's CEL library tests) and derived on
-// the reference devices G and L (cel_test_util.h). Rows that need the
+// the reference devices G and L (cel_test_util.h). Examples that need the
 // admission-only NewExpressions profile are stated for the StoredExpressions
 // profile the allocator uses, or noted as not applicable.
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@ using testing::DeviceL;
 using testing::Outcome;
 
 struct Example {
-  int row;
+  const char* name;    // the test's name
   const char* device;  // "G", "L" or "-" (an empty device)
   const char* expression;
   // "true", "false", or a prefix "err: ..." / "compile: ..." whose text after
@@ -27,14 +27,12 @@ struct Example {
 };
 
 // Readable test parameters in gtest output.
-void PrintTo(const Example& ex, std::ostream* os) {
-  *os << "row " << ex.row << ": " << ex.expression;
-}
+void PrintTo(const Example& ex, std::ostream* os) { *os << ex.name << ": " << ex.expression; }
 
 void ExpectOutcome(const Example& ex, const DeviceView& device) {
   std::string got = Outcome(ex.expression, device);
   std::string want = ex.expected;
-  SCOPED_TRACE("row " + std::to_string(ex.row) + ": " + ex.expression);
+  SCOPED_TRACE(std::string(ex.name) + ": " + ex.expression);
   if (want == "true" || want == "false") {
     EXPECT_EQ(got, want);
     return;
@@ -45,9 +43,9 @@ void ExpectOutcome(const Example& ex, const DeviceView& device) {
   EXPECT_NE(got.find(text), std::string::npos) << got;
 }
 
-class SpecExamples : public ::testing::TestWithParam<Example> {};
+class SelectorExamples : public ::testing::TestWithParam<Example> {};
 
-TEST_P(SpecExamples, MatchesUpstream) {
+TEST_P(SelectorExamples, MatchesUpstream) {
   const Example& ex = GetParam();
   auto g = DeviceG();
   auto l = DeviceL();
@@ -59,120 +57,152 @@ TEST_P(SpecExamples, MatchesUpstream) {
 }
 
 constexpr Example kExamples[] = {
-    {1, "-", "true", "true"},
-    {2, "-", "false", "false"},
-    {3, "-", "?!", "compile: Syntax error"},
-    {4, "-", "1", "compile: must evaluate to bool or the unknown type, not int"},
-    {5, "-", R"(device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("0")))",
+    {"LiteralTrue", "-", "true", "true"},
+    {"LiteralFalse", "-", "false", "false"},
+    {"SyntaxError", "-", "?!", "compile: Syntax error"},
+    {"IntResultIsNotBool", "-", "1", "compile: must evaluate to bool or the unknown type, not int"},
+    {"MissingDomainFieldSelectErrors", "-",
+     R"(device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("0")))",
      "err: no such key: noSuchAttr"},
-    {6, "-", R"(device.attributes["no-such-domain"]["noSuchAttr"].isGreaterThan(quantity("0")))",
+    {"MissingDomainIndexErrors", "-",
+     R"(device.attributes["no-such-domain"]["noSuchAttr"].isGreaterThan(quantity("0")))",
      "err: no such key: noSuchAttr"},
-    {7, "-", R"("no-such-domain" in device.attributes)", "false"},
-    {46, "-", "noSuchVar", "compile: undeclared reference"},
-    {49, "-", R"(quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger() == 20)",
-     "true"},
-    {50, "-", R"(quantity("9999999999999999999999999999999999999G").asInteger() == 0)",
+    {"MissingDomainNotIn", "-", R"("no-such-domain" in device.attributes)", "false"},
+    {"UndeclaredVariable", "-", "noSuchVar", "compile: undeclared reference"},
+    {"QuantityArithmetic", "-",
+     R"(quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger() == 20)", "true"},
+    {"QuantityTooLargeForInteger", "-",
+     R"(quantity("9999999999999999999999999999999999999G").asInteger() == 0)",
      "err: cannot convert value to integer"},
-    {51, "-", R"(quantity("10Mo").isInteger())",
+    {"QuantityInvalidSuffix", "-", R"(quantity("10Mo").isInteger())",
      "err: quantities must match the regular expression"},
-    {52, "-", R"(semver("v01.01", true) == semver("1.1.0"))", "true"},
-    {53, "-", R"(isSemver("1.1"))", "false"},
-    {54, "G", R"(device.driver == "gpu.example.com")", "true"},
-    {55, "G", R"(device.attributes["gpu.example.com"]["model"].startsWith("A1"))", "true"},
-    {56, "G", R"(device.attributes["gpu.example.com"].model.lowerAscii() == "a100")", "true"},
-    {57, "G", R"(device.attributes["gpu.example.com"].model.matches("^A[0-9]+$"))", "true"},
-    {58, "G", R"(device.attributes["gpu.example.com"].model.find("[0-9]+") == "100")", "true"},
-    {59, "G", R"(device.attributes["gpu.example.com"].model in ["A100", "H100"])", "true"},
-    {60, "G", R"(device.attributes["gpu.example.com"].cores > 100.5)", "true"},
-    {61, "G", R"(device.attributes["gpu.example.com"].cores == 108.0)", "true"},
-    {62, "G", R"(device.attributes["gpu.example.com"].cores == "108")", "false"},
-    {63, "G", R"(device.attributes["gpu.example.com"].cores > "100")", "err: no such overload"},
-    {64, "G", R"(device.attributes["gpu.example.com"].cores * 100000000000000000 > 0)",
-     "err: integer overflow"},
-    {65, "G", R"(device.attributes["gpu.example.com"].cores / 0 > 1)", "err: division by zero"},
-    {66, "G", R"(device.attributes["gpu.example.com"].healthy == 1)", "false"},
-    {67, "G", R"(device.attributes["gpu.example.com"].driverVersion == semver("1.2.3+build.7"))",
+    {"SemverNormalizedParse", "-", R"(semver("v01.01", true) == semver("1.1.0"))", "true"},
+    {"IsSemverRejectsShortForm", "-", R"(isSemver("1.1"))", "false"},
+    {"Driver", "G", R"(device.driver == "gpu.example.com")", "true"},
+    {"StringStartsWith", "G", R"(device.attributes["gpu.example.com"]["model"].startsWith("A1"))",
      "true"},
-    {68, "G",
+    {"StringLowerAscii", "G",
+     R"(device.attributes["gpu.example.com"].model.lowerAscii() == "a100")", "true"},
+    {"StringMatches", "G", R"(device.attributes["gpu.example.com"].model.matches("^A[0-9]+$"))",
+     "true"},
+    {"StringFind", "G", R"(device.attributes["gpu.example.com"].model.find("[0-9]+") == "100")",
+     "true"},
+    {"StringInList", "G", R"(device.attributes["gpu.example.com"].model in ["A100", "H100"])",
+     "true"},
+    {"DynIntGreaterThanDouble", "G", R"(device.attributes["gpu.example.com"].cores > 100.5)",
+     "true"},
+    {"DynIntEqualsDouble", "G", R"(device.attributes["gpu.example.com"].cores == 108.0)", "true"},
+    {"DynIntNotEqualToString", "G", R"(device.attributes["gpu.example.com"].cores == "108")",
+     "false"},
+    {"DynIntGreaterThanStringFails", "G", R"(device.attributes["gpu.example.com"].cores > "100")",
+     "err: no such overload"},
+    {"IntegerOverflow", "G",
+     R"(device.attributes["gpu.example.com"].cores * 100000000000000000 > 0)",
+     "err: integer overflow"},
+    {"DivisionByZero", "G", R"(device.attributes["gpu.example.com"].cores / 0 > 1)",
+     "err: division by zero"},
+    {"DynBoolNotEqualToInt", "G", R"(device.attributes["gpu.example.com"].healthy == 1)", "false"},
+    {"SemverEqualityIgnoresBuild", "G",
+     R"(device.attributes["gpu.example.com"].driverVersion == semver("1.2.3+build.7"))", "true"},
+    {"SemverPrereleaseIsLess", "G",
      R"(device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("1.2.3-rc.1")))",
      "false"},
-    {69, "G",
+    {"SemverNormalizedCompare", "G",
      R"(device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("v1.3", true)))",
      "true"},
-    {70, "G", R"(device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("v1.3")))",
+    {"SemverStrictParseFails", "G",
+     R"(device.attributes["gpu.example.com"].driverVersion.isLessThan(semver("v1.3")))",
      "err: No Major.Minor.Patch elements found"},
-    {71, "G", R"(device.attributes["gpu.example.com"].driverVersion < semver("2.0.0"))",
+    {"SemverHasNoLessThanOperator", "G",
+     R"(device.attributes["gpu.example.com"].driverVersion < semver("2.0.0"))",
      "compile: found no matching overload for '_<_' applied to '(dyn, kubernetes.Semver)'"},
-    {72, "G", R"(device.attributes["numa.example.com"].node == 0)", "true"},
-    {73, "G", R"(device.attributes["gpu.example.com"].node == 0)", "err: no such key: node"},
-    {74, "G", R"(device.attributes["other.example.com"].size() == 0)", "true"},
-    {75, "G", R"(has(device.attributes["gpu.example.com"].vendor))", "false"},
-    {76, "G", R"(device.attributes["gpu.example.com"].?vendor.orValue("none") == "none")", "true"},
-    {77, "G",
+    {"QualifiedAttributeOfOtherDomain", "G", R"(device.attributes["numa.example.com"].node == 0)",
+     "true"},
+    {"AttributeOfWrongDomainMissing", "G", R"(device.attributes["gpu.example.com"].node == 0)",
+     "err: no such key: node"},
+    {"UnknownDomainIsEmpty", "G", R"(device.attributes["other.example.com"].size() == 0)", "true"},
+    {"HasOnMissingAttribute", "G", R"(has(device.attributes["gpu.example.com"].vendor))", "false"},
+    {"OptionalFieldOrValue", "G",
+     R"(device.attributes["gpu.example.com"].?vendor.orValue("none") == "none")", "true"},
+    {"InGuardsMissingAttribute", "G",
      R"("vendor" in device.attributes["gpu.example.com"] && device.attributes["gpu.example.com"].vendor == "x")",
      "false"},
-    {78, "G", R"(device.attributes["gpu.example.com"].vendor == "x" && false)", "false"},
-    {79, "G", R"(device.attributes["gpu.example.com"].vendor == "x" || false)",
+    {"AndShortCircuitsError", "G", R"(device.attributes["gpu.example.com"].vendor == "x" && false)",
+     "false"},
+    {"OrPropagatesError", "G", R"(device.attributes["gpu.example.com"].vendor == "x" || false)",
      "err: no such key: vendor"},
-    {80, "G", R"(false ? device.attributes["gpu.example.com"].vendor == "x" : true)", "true"},
-    {81, "G", R"(device.capacity["gpu.example.com"].memory == quantity("40960Mi"))", "true"},
-    {82, "G", R"(device.capacity["gpu.example.com"].memory.asInteger() == 42949672960)", "true"},
-    {83, "G",
+    {"TernarySkipsUntakenBranch", "G",
+     R"(false ? device.attributes["gpu.example.com"].vendor == "x" : true)", "true"},
+    {"CapacityEqualsQuantity", "G",
+     R"(device.capacity["gpu.example.com"].memory == quantity("40960Mi"))", "true"},
+    {"CapacityAsInteger", "G",
+     R"(device.capacity["gpu.example.com"].memory.asInteger() == 42949672960)", "true"},
+    {"CapacityAdd", "G",
      R"(device.capacity["gpu.example.com"].memory.add(quantity("8Gi")) == quantity("48Gi"))",
      "true"},
-    {84, "G", R"(sign(device.capacity["gpu.example.com"].memory) == 1)", "true"},
-    {85, "G", R"(device.capacity["gpu.example.com"].memory.sign() == 1)",
+    {"SignFunction", "G", R"(sign(device.capacity["gpu.example.com"].memory) == 1)", "true"},
+    {"SignIsNotAMethod", "G", R"(device.capacity["gpu.example.com"].memory.sign() == 1)",
      "compile: found no matching overload for 'sign'"},
-    {86, "G", R"(device.capacity["gpu.example.com"].bandwidth.isGreaterThan(quantity("1")))",
+    {"MissingCapacity", "G",
+     R"(device.capacity["gpu.example.com"].bandwidth.isGreaterThan(quantity("1")))",
      "err: no such key: bandwidth"},
-    {87, "G", R"(device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("1Gb")))",
+    {"QuantityInvalidSuffixInArgument", "G",
+     R"(device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("1Gb")))",
      "err: quantities must match the regular expression"},
-    {870, "-", R"(quantity("1.5Gi").isInteger())", "false"},
-    {871, "G", R"(device.capacity["gpu.example.com"].memory.isInteger())", "true"},
-    {88, "G", R"(cel.bind(g, device.attributes["gpu.example.com"], g.healthy && g.cores > 64))",
-     "true"},
-    {89, "G", R"(device.attributes["gpu.example.com"].exists(k, k.startsWith("driver")))", "true"},
-    {90, "G", R"(device.attributes["gpu.example.com"].model)",
+    {"QuantityFractionIsNotInteger", "-", R"(quantity("1.5Gi").isInteger())", "false"},
+    {"CapacityIsInteger", "G", R"(device.capacity["gpu.example.com"].memory.isInteger())", "true"},
+    {"CelBind", "G",
+     R"(cel.bind(g, device.attributes["gpu.example.com"], g.healthy && g.cores > 64))", "true"},
+    {"ExistsOverAttributeNames", "G",
+     R"(device.attributes["gpu.example.com"].exists(k, k.startsWith("driver")))", "true"},
+    {"StringResultIsNotBool", "G", R"(device.attributes["gpu.example.com"].model)",
      "err: CEL result of type string could not be converted to bool"},
-    {91, "G", "device.allowMultipleAllocations", "false"},
-    {92, "G", "device.noSuchField", "compile: undefined field 'noSuchField'"},
-    {93, "-", R"([1, "a"].size() == 2)", "compile: expected type 'int' but found 'string'"},
-    {94, "-", "1 == 1.0",
+    {"AllowMultipleAllocationsDefault", "G", "device.allowMultipleAllocations", "false"},
+    {"UndefinedDeviceField", "G", "device.noSuchField", "compile: undefined field 'noSuchField'"},
+    {"MixedListLiteral", "-", R"([1, "a"].size() == 2)",
+     "compile: expected type 'int' but found 'string'"},
+    {"IntEqualsDoubleLiteralFails", "-", "1 == 1.0",
      "compile: found no matching overload for '_==_' applied to '(int, double)'"},
-    {95, "G", R"(device.attributes["gpu.example.com"].model.matches("["))",
+    {"InvalidRegexAtCompile", "G", R"(device.attributes["gpu.example.com"].model.matches("["))",
      "compile: invalid matches argument"},
     // Found by the differential tests against cel-go: a non-bool operand of
     // && or || is reported at the operand, and constant arguments are only
     // validated once the expression type-checks.
-    {1001, "-", R"(device.driver && true)", "compile: expected type 'bool' but found 'string'"},
+    {"NonBoolOperandOfAnd", "-", R"(device.driver && true)",
+     "compile: expected type 'bool' but found 'string'"},
 
-    {96, "L", R"(2 in device.attributes["dra.example.com"].ids)", "true"},
-    {97, "L", R"(device.attributes["dra.example.com"].ids.includes(2.0))", "true"},
-    {98, "L", R"(device.attributes["dra.example.com"].name.includes("is"))", "false"},
-    {99, "L", R"(device.attributes["dra.example.com"].names[1] == "bird")", "true"},
-    {100, "L", R"(device.attributes["dra.example.com"].names[5] == "x")", "err: out of range"},
-    {101, "L",
+    {"InOnIntList", "L", R"(2 in device.attributes["dra.example.com"].ids)", "true"},
+    {"IncludesIntListWithDouble", "L", R"(device.attributes["dra.example.com"].ids.includes(2.0))",
+     "true"},
+    {"IncludesOnScalarStringIsFalse", "L",
+     R"(device.attributes["dra.example.com"].name.includes("is"))", "false"},
+    {"IndexStringList", "L", R"(device.attributes["dra.example.com"].names[1] == "bird")", "true"},
+    {"IndexOutOfRange", "L", R"(device.attributes["dra.example.com"].names[5] == "x")",
+     "err: out of range"},
+    {"FilterStringList", "L",
      R"(device.attributes["dra.example.com"].names.filter(n, n.startsWith("b")) == ["bird"])",
      "true"},
-    {102, "L", R"(device.attributes["dra.example.com"].ids.exists_one(i, i >= 3))", "true"},
-    {103, "L",
+    {"ExistsOneIntList", "L", R"(device.attributes["dra.example.com"].ids.exists_one(i, i >= 3))",
+     "true"},
+    {"ExistsOverVersionList", "L",
      R"(device.attributes["dra.example.com"].versions.exists(v, v.isGreaterThan(semver("1.5.0"))))",
      "true"},
-    {104, "L", R"(sets.contains(device.attributes["dra.example.com"].names, ["fish"]))", "true"},
-    {105, "L", R"(device.attributes["dra.example.com"].name.exists(c, c == "f"))",
+    {"SetsContains", "L", R"(sets.contains(device.attributes["dra.example.com"].names, ["fish"]))",
+     "true"},
+    {"StringIsNotIterable", "L", R"(device.attributes["dra.example.com"].name.exists(c, c == "f"))",
      "err: got 'types.String', expected iterable type"},
 };
 
-INSTANTIATE_TEST_SUITE_P(Section6, SpecExamples, ::testing::ValuesIn(kExamples),
+INSTANTIATE_TEST_SUITE_P(OnReferenceDevices, SelectorExamples, ::testing::ValuesIn(kExamples),
                          [](const ::testing::TestParamInfo<Example>& info) {
-                           return "Row" + std::to_string(info.param.row);
+                           return std::string(info.param.name);
                          });
 
-// Rows whose device is specific to the upstream test.
+// Examples whose device is specific to the upstream test.
 
 // cel-go runs its constant-argument validators only on expressions that
 // type-check (found by the differential tests).
-TEST(SpecExamplesUpstream, RegexValidatedOnlyAfterTypeCheck) {
+TEST(SelectorsOnOwnDevices, RegexValidatedOnlyAfterTypeCheck) {
   Compilation c = Compile(R"((true ? 1 : "a") || device.attributes["d"].model.matches("["))");
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.error.detail.find("invalid matches argument"), std::string::npos) << c.error.detail;
@@ -181,13 +211,13 @@ TEST(SpecExamplesUpstream, RegexValidatedOnlyAfterTypeCheck) {
   EXPECT_NE(alone.error.detail.find("invalid matches argument"), std::string::npos);
 }
 
-TEST(SpecExamplesUpstream, Row8DomainOfQualifiedAttribute) {
+TEST(SelectorsOnOwnDevices, DomainOfQualifiedAttribute) {
   SimpleDevice d;
   d.AddBool("dra.example.com/something", true);
   EXPECT_EQ(Outcome(R"("dra.example.com" in device.attributes)", d), "true");
 }
 
-TEST(SpecExamplesUpstream, Rows9To16Scalars) {
+TEST(SelectorsOnOwnDevices, ScalarAttributes) {
   SimpleDevice none;
   EXPECT_EQ(Outcome(R"(device.driver == "")", none), "true");
   SimpleDevice b("dra.example.com");
@@ -205,7 +235,7 @@ TEST(SpecExamplesUpstream, Rows9To16Scalars) {
   EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name == "fish")", s), "true");
 }
 
-TEST(SpecExamplesUpstream, Rows17To19ScalarsAreNotIterable) {
+TEST(SelectorsOnOwnDevices, ScalarsAreNotIterable) {
   SimpleDevice i("dra.example.com");
   i.AddInt("name", 1);
   EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].name.exists(x, x > 0))", i),
@@ -223,7 +253,7 @@ TEST(SpecExamplesUpstream, Rows17To19ScalarsAreNotIterable) {
       "err: got 'cel.Semver', expected iterable type");
 }
 
-TEST(SpecExamplesUpstream, Rows20To25Lists) {
+TEST(SelectorsOnOwnDevices, ListAttributes) {
   SimpleDevice s("dra.example.com");
   s.AddStrings("names", {"fish", "bird"}).AddStrings("name", {"fish", "bird"});
   EXPECT_EQ(Outcome(R"(device.attributes["dra.example.com"].names)", s).substr(0, 51),
@@ -252,7 +282,7 @@ TEST(SpecExamplesUpstream, Rows20To25Lists) {
             "true");
 }
 
-TEST(SpecExamplesUpstream, Rows30And31IncludesLimit) {
+TEST(SelectorsOnOwnDevices, IncludesLimitOf48Values) {
   std::vector<std::string> values48, values49;
   for (int i = 0; i < 49; ++i) {
     if (i < 48) values48.push_back("value-" + std::to_string(i));
@@ -269,7 +299,7 @@ TEST(SpecExamplesUpstream, Rows30And31IncludesLimit) {
             "true");
 }
 
-TEST(SpecExamplesUpstream, Rows32To40) {
+TEST(SelectorsOnOwnDevices, ListsSemversCapacitiesAndStrings) {
   SimpleDevice ints("dra.example.com");
   ints.AddInts("names", {1, 2, 3});
   EXPECT_EQ(Outcome(R"(1 in device.attributes["dra.example.com"].names)", ints), "true");
@@ -308,7 +338,7 @@ TEST(SpecExamplesUpstream, Rows32To40) {
             "true");
 }
 
-TEST(SpecExamplesUpstream, Rows42And47) {
+TEST(SelectorsOnOwnDevices, AllowMultipleAllocationsAndCapacity) {
   SimpleDevice d("driver-a");
   d.AddCapacity("memory", api::Quantity::MustParse("1Gi"));
   EXPECT_EQ(Outcome("device.allowMultipleAllocations == false", d), "true");
@@ -318,7 +348,7 @@ TEST(SpecExamplesUpstream, Rows42And47) {
   EXPECT_EQ(Outcome("device.allowMultipleAllocations", multi), "true");
 }
 
-TEST(SpecExamplesUpstream, Row45MapFilterOverThousandAttributes) {
+TEST(SelectorsOnOwnDevices, MapFilterOverThousandAttributes) {
   SimpleDevice d("dra.example.com");
   for (int i = 0; i < 1000; ++i) d.AddInt("attr" + std::to_string(i), i);
   EXPECT_EQ(
@@ -328,7 +358,7 @@ TEST(SpecExamplesUpstream, Row45MapFilterOverThousandAttributes) {
       "true");
 }
 
-TEST(SpecExamplesUpstream, Row48IndexWithBoolInStoredProfile) {
+TEST(SelectorsOnOwnDevices, IndexWithBoolInStoredProfile) {
   SimpleDevice d;
   EXPECT_EQ(Outcome("device.attributes[true].someBoolean", d),
             "compile: compilation failed: ERROR: <input>:1:18: found no matching overload for "
@@ -337,7 +367,8 @@ TEST(SpecExamplesUpstream, Row48IndexWithBoolInStoredProfile) {
             " | .................^");
 }
 
-// Rows 26, 43, 44 and 48: the NewExpressions environment of API validation.
+// The NewExpressions environment of API validation: list-type attributes,
+// allowMultipleAllocations, `any` attributes and indexing with a bool.
 
 CompileOptions NewExpressions(bool consumable_capacity, bool list_type_attributes) {
   CompileOptions o;
@@ -352,7 +383,7 @@ std::string CompileDetail(std::string_view expression, const CompileOptions& opt
   return c.ok() ? "ok" : c.error.detail;
 }
 
-TEST(SpecExamplesNewExpressions, Row26IncludesNeedsListTypeAttributes) {
+TEST(SelectorsNewExpressions, IncludesNeedsListTypeAttributes) {
   const char* e = R"(device.attributes["dra.example.com"].attr.includes("fish"))";
   EXPECT_NE(CompileDetail(e, NewExpressions(true, false))
                 .find("undeclared reference to 'includes' (in container '')"),
@@ -360,7 +391,7 @@ TEST(SpecExamplesNewExpressions, Row26IncludesNeedsListTypeAttributes) {
   EXPECT_EQ(CompileDetail(e, NewExpressions(true, true)), "ok");
 }
 
-TEST(SpecExamplesNewExpressions, Row43AllowMultipleAllocationsNeedsConsumableCapacity) {
+TEST(SelectorsNewExpressions, AllowMultipleAllocationsNeedsConsumableCapacity) {
   const char* e = "device.allowMultipleAllocations == false";
   EXPECT_NE(CompileDetail(e, NewExpressions(false, false))
                 .find("undefined field "
@@ -369,7 +400,7 @@ TEST(SpecExamplesNewExpressions, Row43AllowMultipleAllocationsNeedsConsumableCap
   EXPECT_EQ(CompileDetail(e, NewExpressions(true, false)), "ok");
 }
 
-TEST(SpecExamplesNewExpressions, Row44AnyIsNotIterable) {
+TEST(SelectorsNewExpressions, AnyIsNotIterable) {
   const char* e = R"(device.attributes["dra.example.com"].ids.exists(id, id == 1))";
   EXPECT_NE(CompileDetail(e, NewExpressions(true, false))
                 .find("expression of type 'any' cannot be range of a comprehension (must be "
@@ -378,7 +409,7 @@ TEST(SpecExamplesNewExpressions, Row44AnyIsNotIterable) {
   EXPECT_EQ(CompileDetail(e, NewExpressions(true, true)), "ok");
 }
 
-TEST(SpecExamplesNewExpressions, Row48IndexWithBool) {
+TEST(SelectorsNewExpressions, IndexWithBool) {
   EXPECT_EQ(CompileDetail("device.attributes[true].someBoolean", NewExpressions(false, false)),
             "compilation failed: ERROR: <input>:1:18: found no matching overload for '_[_]' "
             "applied to '(map(string, map(string, any)), bool)'\n"
@@ -386,7 +417,7 @@ TEST(SpecExamplesNewExpressions, Row48IndexWithBool) {
             " | .................^");
 }
 
-TEST(SpecExamplesNewExpressions, OutputTypeFollowsTheDeclaration) {
+TEST(SelectorsNewExpressions, OutputTypeFollowsTheDeclaration) {
   // With `any` attributes, a bare attribute is accepted but dyn is not.
   EXPECT_EQ(CompileDetail(R"(device.attributes["d"].flag)", NewExpressions(true, false)), "ok");
   EXPECT_EQ(CompileDetail("dyn(true)", NewExpressions(true, false)),

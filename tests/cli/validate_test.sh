@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dra validate on the examples (all valid) and on broken manifests whose
-# expected output is checked in beside them (tests/data/invalid/NAME.expected).
+# expected output is checked in beside them (tests/data/invalid/NAME.expected;
+# tests/data/invalid/SOURCES.md says where each message comes from).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 out=$("$dra" validate -R -f examples 2>&1); rc=$?

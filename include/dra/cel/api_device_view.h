@@ -1,5 +1,7 @@
 // A DeviceView over a resource.k8s.io Device as decoded from a ResourceSlice,
-// for tools and validation (the allocator keeps its own flat storage).
+// for tools and validation (the allocator keeps its own flat storage), and
+// ViewAttribute, the one conversion of an API attribute to CEL's view, which
+// both use.
 #pragma once
 
 #include <memory>
@@ -10,6 +12,20 @@
 #include "dra/cel/device_view.h"
 
 namespace dra::cel {
+
+// Storage that the list views of an AttributeValueView made by
+// ViewAttribute point into, besides the API attribute itself.
+struct AttributeViewStorage {
+  std::unique_ptr<bool[]> bools;  // std::vector<bool> has no data()
+  std::vector<std::string_view> strings;
+};
+
+// CEL's view of an API attribute: the first member that is set wins, in the
+// API's declaration order (as k8s.io/dynamic-resource-allocation cel/compile.go
+// converts attributes); none set is Kind::kUnset.
+// REQUIRES: `attribute` and `storage` outlive the view.
+AttributeValueView ViewAttribute(const api::DeviceAttribute& attribute,
+                                 AttributeViewStorage& storage);
 
 class ApiDeviceView final : public DeviceView {
  public:

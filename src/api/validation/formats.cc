@@ -314,6 +314,13 @@ std::string QuoteJsonChar(unsigned char c) {
 
 // Checks `text` the way encoding/json.Unmarshal does before decoding and
 // returns its error message, or an empty string for valid JSON.
+//
+// Why not json::ParseJson, which follows the same scanner: that parser rejects
+// invalid UTF-8 in strings (encoding/json accepts it), prefixes its messages
+// with "line L, column C: " and words its depth limit as "exceeded max depth
+// of N", where this reproduces Unmarshal's message byte for byte ("invalid
+// character '{' exceeded max depth"). kube's WatchDecoder only frames
+// documents in a stream and checks no syntax.
 class GoJsonChecker {
  public:
   explicit GoJsonChecker(std::string_view text) : s_(text) {}
