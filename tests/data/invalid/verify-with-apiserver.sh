@@ -7,7 +7,7 @@
 # --validate=strict`; the message after `error when creating "FILE": ` must
 # equal the .expected file's message after `FILE: document N (line L): `.
 # Needs the cluster binaries (tests/cluster/build.sh, which needs Go); exit 77
-# when they are not there. Not part of ctest: it starts a control plane.
+# when they are not there. ctest runs it as cluster.invalid_goldens.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 cd "$root" || exit 1
