@@ -601,6 +601,33 @@ struct Client::Impl {
   void Configure(CURL* h, const HttpRequest& r, const std::string& full_url, Transfer& t,
                  const Credentials& creds, CurlSlist& headers, bool streaming,
                  std::chrono::milliseconds remaining) const {
+    ConfigureConnection(h, r, full_url, streaming, remaining);
+    if (Https()) ConfigureTls(h, creds, headers);
+    AddHeaders(r, headers);
+    if (!r.body.empty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
+      headers.Add("Content-Type: " +
+                  (r.content_type.empty() ? std::string("application/json") : r.content_type));
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, r.body.data());
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
+    }
+    if (r.method == "GET") {
+      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else if (r.method != "POST") {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r.method.c_str());
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.list);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &OnHeader);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnBody);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+  }
+
+  // The URL, protocol, keep-alive, timeouts, compression and proxy.
+  void ConfigureConnection(CURL* h, const HttpRequest& r, const std::string& full_url,
+                           bool streaming, std::chrono::milliseconds remaining) const {
     curl_easy_setopt(h, CURLOPT_URL, full_url.c_str());
     // Paths are sent as built (names were checked): no dot-segment folding.
     curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
@@ -637,38 +664,43 @@ struct Client::Impl {
     }
     if (!config.disable_compression) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "gzip");
     if (!config.proxy_url.empty()) curl_easy_setopt(h, CURLOPT_PROXY, config.proxy_url.c_str());
+  }
 
-    if (Https()) {
-      if (config.tls.insecure) {
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-      } else if (!config.tls.ca_pem.empty()) {
-        curl_blob ca{const_cast<char*>(config.tls.ca_pem.data()), config.tls.ca_pem.size(),
-                     CURL_BLOB_COPY};
-        curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
-      }
-      curl_easy_setopt(h, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
-      const std::string& cert = creds.cert_pem.empty() ? config.tls.cert_pem : creds.cert_pem;
-      const std::string& key = creds.cert_pem.empty() ? config.tls.key_pem : creds.key_pem;
-      if (!cert.empty() && !key.empty()) {
-        curl_blob c{const_cast<char*>(cert.data()), cert.size(), CURL_BLOB_COPY};
-        curl_blob k{const_cast<char*>(key.data()), key.size(), CURL_BLOB_COPY};
-        curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &c);
-        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
-        curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &k);
-        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
-      }
-      // Credentials are sent only over TLS (client-go's rule).
-      const std::string& token =
-          creds.bearer_token.empty() ? config.bearer_token : creds.bearer_token;
-      if (!token.empty()) {
-        headers.Add("Authorization: Bearer " + token);
-      } else if (!config.username.empty() || !config.password.empty()) {
-        curl_easy_setopt(h, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
-        curl_easy_setopt(h, CURLOPT_USERNAME, config.username.c_str());
-        curl_easy_setopt(h, CURLOPT_PASSWORD, config.password.c_str());
-      }
+  // Server verification, the client certificate and the credentials.
+  void ConfigureTls(CURL* h, const Credentials& creds, CurlSlist& headers) const {
+    if (config.tls.insecure) {
+      curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else if (!config.tls.ca_pem.empty()) {
+      curl_blob ca{const_cast<char*>(config.tls.ca_pem.data()), config.tls.ca_pem.size(),
+                   CURL_BLOB_COPY};
+      curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
     }
+    curl_easy_setopt(h, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+    const std::string& cert = creds.cert_pem.empty() ? config.tls.cert_pem : creds.cert_pem;
+    const std::string& key = creds.cert_pem.empty() ? config.tls.key_pem : creds.key_pem;
+    if (!cert.empty() && !key.empty()) {
+      curl_blob c{const_cast<char*>(cert.data()), cert.size(), CURL_BLOB_COPY};
+      curl_blob k{const_cast<char*>(key.data()), key.size(), CURL_BLOB_COPY};
+      curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &c);
+      curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+      curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &k);
+      curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+    }
+    // Credentials are sent only over TLS (client-go's rule).
+    const std::string& token =
+        creds.bearer_token.empty() ? config.bearer_token : creds.bearer_token;
+    if (!token.empty()) {
+      headers.Add("Authorization: Bearer " + token);
+    } else if (!config.username.empty() || !config.password.empty()) {
+      curl_easy_setopt(h, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+      curl_easy_setopt(h, CURLOPT_USERNAME, config.username.c_str());
+      curl_easy_setopt(h, CURLOPT_PASSWORD, config.password.c_str());
+    }
+  }
+
+  // Impersonation, Host, Accept, User-Agent and Expect.
+  void AddHeaders(const HttpRequest& r, CurlSlist& headers) const {
     if (!config.impersonate_user.empty()) {
       headers.Add("Impersonate-User: " + config.impersonate_user);
       if (!config.impersonate_uid.empty())
@@ -691,25 +723,6 @@ struct Client::Impl {
                                       : config.user_agent));
     // No "Expect: 100-continue" round trip for bodies.
     headers.Add("Expect:");
-    if (!r.body.empty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
-      headers.Add("Content-Type: " +
-                  (r.content_type.empty() ? std::string("application/json") : r.content_type));
-      curl_easy_setopt(h, CURLOPT_POSTFIELDS, r.body.data());
-      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
-    }
-    if (r.method == "GET") {
-      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-    } else if (r.method != "POST") {
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r.method.c_str());
-    }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.list);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &OnHeader);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnBody);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &OnProgress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
   }
 
   void ReportWarnings(const std::vector<std::string>& values) {
