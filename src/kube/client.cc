@@ -875,13 +875,7 @@ struct Client::Impl {
       CURLcode code = Perform(r, t, *creds, streaming, remaining(), curl_error);
       if (t.exception) std::rethrow_exception(t.exception);
       if (t.cancelled) return ApiError::Cancelled();
-      if (t.too_large) {
-        bool ok_status = t.status >= 200 && t.status <= 206;
-        return ApiError::Protocol(
-            "the answer to " + r.method + " " + r.path + " exceeds " +
-            std::to_string(ok_status ? limits.max_response_bytes : limits.max_error_bytes) +
-            " bytes" + (ok_status ? "" : " (HTTP " + std::to_string(t.status) + ")"));
-      }
+      if (t.too_large) return TooLarge(r, t);
       bool stopped = t.stopped_by_callback && code == CURLE_WRITE_ERROR;
       if (code != CURLE_OK && !stopped) {
         bool answered = t.got_status_line && t.status > 0;
@@ -892,36 +886,12 @@ struct Client::Impl {
           continue;
         }
         if (code == CURLE_OPERATION_TIMEDOUT && bounded) return timed_out();
-        ApiError e = TransportError(code, curl_error, t.os_errno);
-        if (answered) {
-          // The answer began and was cut short (client-go's words).
-          e.message =
-              "unexpected error when reading response body. Please retry. Original "
-              "error: " +
-              curl_error;
-        }
-        if (!previous_error.empty() && previous_error != curl_error) {
-          e.message += " - error from a previous attempt: " + previous_error;
-        }
-        return e;
+        return TransferFailed(code, curl_error, t.os_errno, answered, previous_error);
       }
-      if (t.status >= 200 && t.status <= 206) {
-        ReportWarnings(t.warning_values);
-        HttpResponse resp;
-        resp.code = t.status;
-        resp.content_type = std::move(t.content_type);
-        resp.body = std::move(t.body);
-        resp.warnings = std::move(t.warning_values);
-        return resp;
-      }
+      if (t.status >= 200 && t.status <= 206) return Answer(t);
       // Retry-After on 429 and 5xx: every verb, up to max_retries times, each
       // wait capped by limits.max_retry_after.
-      long retry_after = -1;
-      if (!t.retry_after.empty() && t.retry_after.size() <= 9 &&
-          std::all_of(t.retry_after.begin(), t.retry_after.end(),
-                      [](char c) { return c >= '0' && c <= '9'; })) {
-        retry_after = std::stol(t.retry_after);
-      }
+      long retry_after = RetryAfterSeconds(t.retry_after);
       if ((t.status == 429 || t.status >= 500) && retry_after >= 0 &&
           attempt < limits.max_retries) {
         auto delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(retry_after),
@@ -929,15 +899,67 @@ struct Client::Impl {
         if (auto e = wait(delay)) return *e;
         continue;
       }
-      ReportWarnings(t.warning_values);
-      if (t.status == 401 && config.credentials) config.credentials->Invalidate(*creds);
-      ApiError e =
-          ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
-      if (e.retry_after_seconds == 0 && retry_after > 0) {
-        e.retry_after_seconds = static_cast<int>(std::min<long>(retry_after, 1 << 30));
-      }
-      return e;
+      return ErrorAnswer(r, t, *creds, retry_after);
     }
+  }
+
+  // An answer over the size limit.
+  ApiError TooLarge(const HttpRequest& r, const Transfer& t) const {
+    bool ok_status = t.status >= 200 && t.status <= 206;
+    return ApiError::Protocol(
+        "the answer to " + r.method + " " + r.path + " exceeds " +
+        std::to_string(ok_status ? limits.max_response_bytes : limits.max_error_bytes) + " bytes" +
+        (ok_status ? "" : " (HTTP " + std::to_string(t.status) + ")"));
+  }
+
+  // A transfer that failed and is not retried; `answered`: the answer had begun.
+  ApiError TransferFailed(CURLcode code, const std::string& curl_error, long os_errno,
+                          bool answered, const std::string& previous_error) const {
+    ApiError e = TransportError(code, curl_error, os_errno);
+    if (answered) {
+      // The answer began and was cut short (client-go's words).
+      e.message =
+          "unexpected error when reading response body. Please retry. Original "
+          "error: " +
+          curl_error;
+    }
+    if (!previous_error.empty() && previous_error != curl_error) {
+      e.message += " - error from a previous attempt: " + previous_error;
+    }
+    return e;
+  }
+
+  // A successful answer, its warnings reported.
+  HttpResponse Answer(Transfer& t) {
+    ReportWarnings(t.warning_values);
+    HttpResponse resp;
+    resp.code = t.status;
+    resp.content_type = std::move(t.content_type);
+    resp.body = std::move(t.body);
+    resp.warnings = std::move(t.warning_values);
+    return resp;
+  }
+
+  // Retry-After in seconds; -1 when absent or not a plain number of at most 9 digits.
+  static long RetryAfterSeconds(const std::string& value) {
+    if (!value.empty() && value.size() <= 9 &&
+        std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::stol(value);
+    }
+    return -1;
+  }
+
+  // An error answer that is not retried, its warnings reported; a 401
+  // invalidates the credentials that got it.
+  ApiError ErrorAnswer(const HttpRequest& r, const Transfer& t, const Credentials& creds,
+                       long retry_after) {
+    ReportWarnings(t.warning_values);
+    if (t.status == 401 && config.credentials) config.credentials->Invalidate(creds);
+    ApiError e = ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
+    if (e.retry_after_seconds == 0 && retry_after > 0) {
+      e.retry_after_seconds = static_cast<int>(std::min<long>(retry_after, 1 << 30));
+    }
+    return e;
   }
 };
 
