@@ -118,6 +118,21 @@ Index Inventory::AddExtra(const api::Device& d,
 }
 
 void Inventory::IndexSlices(std::vector<api::ResourceSlice>& input) {
+  std::vector<DeviceTable::Source> sources = RecordSlices(input);
+  table_ = std::make_unique<DeviceTable>(sources, variant_ == Variant::kStable);
+  RecordAttributeErrors();
+  GroupByPool();
+  SortByName();
+  for (auto* list : {&slices_by_node_, &shared_slices_, &counter_slices_}) list->shrink_to_fit();
+  pool_names_.shrink_to_fit();
+  slice_extras_.shrink_to_fit();
+  extras_.shrink_to_fit();
+  for (const api::DeviceClass& c : snapshot_.classes) classes_.emplace(c.metadata.name, &c);
+}
+
+// The slice and device records, in input order; the devices' sources for the
+// DeviceTable.
+std::vector<DeviceTable::Source> Inventory::RecordSlices(std::vector<api::ResourceSlice>& input) {
   std::size_t total = 0;
   for (const api::ResourceSlice& s : input) total += s.spec.devices.size();
   devices_.reserve(total);
@@ -127,7 +142,6 @@ void Inventory::IndexSlices(std::vector<api::ResourceSlice>& input) {
   std::vector<DeviceTable::Source> sources;
   sources.reserve(total);
   std::unordered_multimap<std::size_t, Index> distinct_extras;
-  std::unordered_map<std::string, Index> distinct_errors;
   // Only needed while indexing.
   std::unordered_map<std::string, Index> pool_ids;  // driver '\0' pool name
   std::vector<Index> slice_counts;                  // per pool
@@ -179,7 +193,12 @@ void Inventory::IndexSlices(std::vector<api::ResourceSlice>& input) {
       sources.push_back({&d, driver});
     }
   }
-  table_ = std::make_unique<DeviceTable>(sources, variant_ == Variant::kStable);
+  return sources;
+}
+
+// Devices whose attributes fail validation, with each distinct reason stored once.
+void Inventory::RecordAttributeErrors() {
+  std::unordered_map<std::string, Index> distinct_errors;
   for (Index d = 0; d < devices_.size(); ++d) {
     Status st = cel::ValidateDeviceAttributes(table_->view(d));
     if (st.ok()) continue;
@@ -188,7 +207,9 @@ void Inventory::IndexSlices(std::vector<api::ResourceSlice>& input) {
     if (inserted) attribute_errors_.push_back(st.error());
     devices_[d].attribute_error = it->second;
   }
+}
 
+void Inventory::GroupByPool() {
   // Per pool slices and devices, grouped by pool in input order.
   const std::size_t pools = pool_names_.size();
   pool_slice_begin_.assign(pools + 1, 0);
@@ -214,6 +235,11 @@ void Inventory::IndexSlices(std::vector<api::ResourceSlice>& input) {
       }
     }
   }
+}
+
+// Device IDs, pools and node-local slices in name order.
+void Inventory::SortByName() {
+  const std::size_t pools = pool_names_.size();
   // Device IDs: per pool by name; duplicates chain in input order.
   for (std::size_t p = 0; p < pools; ++p) {
     auto first = pool_devices_.begin() + pool_device_begin_[p];
@@ -233,11 +259,6 @@ void Inventory::IndexSlices(std::vector<api::ResourceSlice>& input) {
   });
   std::stable_sort(slices_by_node_.begin(), slices_by_node_.end(),
                    [&](Index a, Index b) { return *slices_[a].node_name < *slices_[b].node_name; });
-  for (auto* list : {&slices_by_node_, &shared_slices_, &counter_slices_}) list->shrink_to_fit();
-  pool_names_.shrink_to_fit();
-  slice_extras_.shrink_to_fit();
-  extras_.shrink_to_fit();
-  for (const api::DeviceClass& c : snapshot_.classes) classes_.emplace(c.metadata.name, &c);
 }
 
 std::span<const Index> Inventory::node_slices(const std::string& node) const {

@@ -140,6 +140,11 @@ class Inventory {
   static const SliceExtra kNoSliceExtra;
 
   void IndexSlices(std::vector<api::ResourceSlice>& slices);
+  // IndexSlices' steps, in order.
+  std::vector<DeviceTable::Source> RecordSlices(std::vector<api::ResourceSlice>& slices);
+  void RecordAttributeErrors();
+  void GroupByPool();
+  void SortByName();
   std::string_view Intern(const std::string& s);
   Index AddExtra(const api::Device& device, std::unordered_multimap<std::size_t, Index>& distinct);
 

@@ -109,11 +109,11 @@ Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>&
   return pool;
 }
 
-}  // namespace
-
-Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
+// Groups the slices relevant for the node by pool, keeping each pool's newest
+// generation; groups in order of first appearance.
+Status GroupRelevantSlices(const Inventory& inv, const api::Node& node,
+                           std::vector<Group>& groups) {
   const Features& f = inv.features();
-  std::vector<Group> groups;
   std::unordered_map<Index, std::size_t> group_of;
   // Adds a slice that is relevant for the node to its pool's newest generation.
   auto consider_relevant = [&](Index s) -> Status {
@@ -154,53 +154,65 @@ Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
     for (Index s = 0; s < inv.slices().size(); ++s) {
       if (f.partitionable_devices && inv.slices()[s].has_counters) {
         Status st = consider_relevant(s);
-        if (!st.ok()) return st.failure();
+        if (!st.ok()) return st;
         continue;
       }
-      if (Status st = consider(s); !st.ok()) return st.failure();
+      if (Status st = consider(s); !st.ok()) return st;
     }
   } else {
     if (!node.metadata.name.empty()) {
       for (Index s : inv.node_slices(node.metadata.name)) {
-        if (Status st = consider(s); !st.ok()) return st.failure();
+        if (Status st = consider(s); !st.ok()) return st;
       }
     }
     for (Index s : inv.shared_slices()) {
-      if (Status st = consider(s); !st.ok()) return st.failure();
+      if (Status st = consider(s); !st.ok()) return st;
     }
   }
+  return {};
+}
+
+// Adds the pool of one group: complete, incomplete, or none when the pool has
+// a newer generation elsewhere.
+void AddPool(const Inventory& inv, const Group& g, std::vector<Pool>& pools) {
+  std::int64_t count = inv.slices()[g.slices.front()].resource_slice_count;
+  if (static_cast<std::int64_t>(g.slices.size()) == count) {
+    pools.push_back(BuildPool(inv, g.pool, g.slices, {}));
+    return;
+  }
+  // Looks incomplete from here: the pool's other slices (other nodes) decide.
+  bool obsolete = false;
+  std::vector<Index> same_generation;
+  for (Index s : inv.pool_slices(g.pool)) {
+    std::int64_t gen = inv.slices()[s].generation;
+    if (gen > g.generation) obsolete = true;
+    if (gen == g.generation) same_generation.push_back(s);
+  }
+  if (obsolete) return;
+  if (static_cast<std::int64_t>(same_generation.size()) == count) {
+    std::set<std::string_view> relevant_names;
+    for (Index s : g.slices) relevant_names.insert(inv.slices()[s].name);
+    std::vector<Index> extra;
+    for (Index s : same_generation) {
+      if (!relevant_names.count(inv.slices()[s].name)) extra.push_back(s);
+    }
+    pools.push_back(BuildPool(inv, g.pool, g.slices, extra));
+    return;
+  }
+  Pool incomplete;
+  incomplete.pool = g.pool;
+  incomplete.incomplete = true;
+  pools.push_back(std::move(incomplete));
+}
+
+}  // namespace
+
+Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
+  std::vector<Group> groups;
+  if (Status st = GroupRelevantSlices(inv, node, groups); !st.ok()) return st.failure();
 
   GatheredPools out;
-  for (const Group& g : groups) {
-    std::int64_t count = inv.slices()[g.slices.front()].resource_slice_count;
-    if (static_cast<std::int64_t>(g.slices.size()) == count) {
-      out.pools.push_back(BuildPool(inv, g.pool, g.slices, {}));
-      continue;
-    }
-    // Looks incomplete from here: the pool's other slices (other nodes) decide.
-    bool obsolete = false;
-    std::vector<Index> same_generation;
-    for (Index s : inv.pool_slices(g.pool)) {
-      std::int64_t gen = inv.slices()[s].generation;
-      if (gen > g.generation) obsolete = true;
-      if (gen == g.generation) same_generation.push_back(s);
-    }
-    if (obsolete) continue;
-    if (static_cast<std::int64_t>(same_generation.size()) == count) {
-      std::set<std::string_view> relevant_names;
-      for (Index s : g.slices) relevant_names.insert(inv.slices()[s].name);
-      std::vector<Index> extra;
-      for (Index s : same_generation) {
-        if (!relevant_names.count(inv.slices()[s].name)) extra.push_back(s);
-      }
-      out.pools.push_back(BuildPool(inv, g.pool, g.slices, extra));
-      continue;
-    }
-    Pool incomplete;
-    incomplete.pool = g.pool;
-    incomplete.incomplete = true;
-    out.pools.push_back(std::move(incomplete));
-  }
+  for (const Group& g : groups) AddPool(inv, g, out.pools);
   for (const Pool& p : out.pools) out.any_invalid |= p.invalid;
   std::stable_sort(out.pools.begin(), out.pools.end(), [&](const Pool& a, const Pool& b) {
     if (a.has_binding_conditions != b.has_binding_conditions) return b.has_binding_conditions;

@@ -61,6 +61,33 @@ std::optional<get::ClusterObjects> FromManifests(const GetFlags& flags) {
   return std::move(read.objects);
 }
 
+get::GetFilters FiltersFor(const GetFlags& flags) {
+  get::GetFilters filters;
+  filters.node = flags.node;
+  filters.driver = flags.driver;
+  filters.device_class = flags.device_class;
+  filters.all_namespaces = flags.all_namespaces;
+  filters.namespace_ = flags.namespace_.empty() ? "default" : flags.namespace_;
+  return filters;
+}
+
+// Reads the cluster of the kubeconfig; prints the error and returns nullopt
+// when that fails.
+std::optional<get::ClusterObjects> FromLiveCluster(const GetFlags& flags, Resource resource) {
+  get::LiveSourceOptions live = flags.live;
+  live.namespace_ = flags.namespace_;
+  // Devices and pools are held by claims of every namespace.
+  live.all_namespaces = flags.all_namespaces || resource != Resource::kClaims;
+  live.with_node = flags.node;
+  Result<get::ClusterObjects> loaded = get::LoadLiveObjects(live);
+  if (!loaded.ok()) {
+    // Configuration and server errors, as kubectl prints them and with its status.
+    std::cerr << loaded.error() << "\n";
+    return std::nullopt;
+  }
+  return std::move(*loaded);
+}
+
 void PrintList(const json::Value& list, const std::string& output) {
   if (output == "json") {
     std::cout << json::ToIndentedJson(list) << "\n";
@@ -77,12 +104,7 @@ int Run(const GetFlags& flags) {
     std::cerr << "error: " << resource.error() << "\n";
     return 2;
   }
-  get::GetFilters filters;
-  filters.node = flags.node;
-  filters.driver = flags.driver;
-  filters.device_class = flags.device_class;
-  filters.all_namespaces = flags.all_namespaces;
-  filters.namespace_ = flags.namespace_.empty() ? "default" : flags.namespace_;
+  get::GetFilters filters = FiltersFor(flags);
 
   get::ClusterObjects objects;
   if (!flags.files.empty()) {
@@ -90,17 +112,8 @@ int Run(const GetFlags& flags) {
     if (!read) return 2;
     objects = std::move(*read);
   } else {
-    get::LiveSourceOptions live = flags.live;
-    live.namespace_ = flags.namespace_;
-    // Devices and pools are held by claims of every namespace.
-    live.all_namespaces = flags.all_namespaces || *resource != Resource::kClaims;
-    live.with_node = flags.node;
-    Result<get::ClusterObjects> loaded = get::LoadLiveObjects(live);
-    if (!loaded.ok()) {
-      // Configuration and server errors, as kubectl prints them and with its status.
-      std::cerr << loaded.error() << "\n";
-      return 1;
-    }
+    std::optional<get::ClusterObjects> loaded = FromLiveCluster(flags, *resource);
+    if (!loaded) return 1;
     objects = std::move(*loaded);
     // The claims listed are those of the context's namespace already.
     if (!flags.namespace_set) filters.all_namespaces = true;

@@ -144,35 +144,31 @@ int WriteFinalState(const scheduler::Scheduler& sched, std::vector<api::Resource
   return 0;
 }
 
-// Exit status: 0 simulated (Pending pods included), 1 --write-snapshot
-// failed, 2 input that cannot be read.
-int Run(const SimulateFlags& flags) {
-  auto load_start = std::chrono::steady_clock::now();
-  api::ManifestOptions options;
-  api::FeatureGates gates;
-  if (int rc = flags.manifests.Prepare(options, gates); rc != 0) return rc;
+// Reads the manifests, NodeInventory documents expanded to Nodes and their
+// slices; nullopt, after saying why, when the input cannot be read.
+std::optional<scheduler::Cluster> ReadCluster(const ManifestFlags& manifests,
+                                              api::ManifestOptions& options) {
   options.extension_groups.emplace_back(driver::kNodeInventoryGroup);
-  api::ManifestSet set = api::ReadManifests(flags.manifests.files, options);
+  api::ManifestSet set = api::ReadManifests(manifests.files, options);
   Result<std::vector<api::Object>> inventory =
       driver::ExpandNodeInventories(set, options.decode.now);
   Result<scheduler::Cluster> cluster =
-      scheduler::ClusterFromManifests(std::move(set), flags.manifests.namespace_);
+      scheduler::ClusterFromManifests(std::move(set), manifests.namespace_);
   if (!cluster.ok()) {
     std::cerr << "error: " << cluster.error() << "\n";
-    return 2;
+    return std::nullopt;
   }
   if (!inventory.ok()) {
     std::cerr << "error: " << inventory.error() << "\n";
-    return 2;
+    return std::nullopt;
   }
   scheduler::AddObjects(*cluster, std::move(*inventory));
   scheduler::AddMissingNodes(*cluster);
-  std::unique_ptr<scheduler::DevicePluginResult> device_plugin;
-  if (flags.compare == "device-plugin") {
-    device_plugin =
-        std::make_unique<scheduler::DevicePluginResult>(scheduler::SimulateDevicePlugin(*cluster));
-  }
+  return std::move(*cluster);
+}
 
+scheduler::SchedulerOptions SchedulerOptionsFor(const SimulateFlags& flags,
+                                                const api::FeatureGates& gates, std::int64_t now) {
   scheduler::SchedulerOptions sched_options;
   sched_options.features = allocator::Features::FromGates(gates);
   sched_options.seed = flags.seed;
@@ -180,20 +176,13 @@ int Run(const SimulateFlags& flags) {
   sched_options.percentage_of_nodes_to_score = flags.percentage;
   sched_options.explain = !flags.no_explain;
   sched_options.binding_conditions_met = flags.binding_conditions == "met";
-  sched_options.now = options.decode.now;
-  std::vector<api::ResourceSlice> slices = cluster->slices;
-  // The scheduler keeps neither nodes' allocatable nor the templates.
-  scheduler::Cluster state;
-  if (!flags.write_snapshot.empty()) {
-    state.nodes = cluster->nodes;
-    state.classes = cluster->classes;
-    state.taint_rules = cluster->taint_rules;
-    state.templates = cluster->templates;
-  }
-  scheduler::Scheduler sched(std::move(*cluster), sched_options);
-  double load_seconds = SecondsSince(load_start);
+  sched_options.now = now;
+  return sched_options;
+}
 
-  // Progress on a terminal only, at most every 100 ms.
+// Runs the scheduler, with progress on a terminal only, at most every 100 ms.
+// Returns the seconds it took.
+double ScheduleWithProgress(scheduler::Scheduler& sched) {
   bool tty = isatty(STDERR_FILENO) != 0;
   auto last = std::chrono::steady_clock::now();
   bool printed = false;
@@ -211,6 +200,47 @@ int Run(const SimulateFlags& flags) {
   sched.Run(progress);
   double schedule_seconds = SecondsSince(start);
   if (printed) std::fprintf(stderr, "\r\033[K");
+  return schedule_seconds;
+}
+
+void PrintReport(const std::string& output, const scheduler::SimulationReport& report) {
+  if (output == "json") {
+    std::cout << json::ToIndentedJson(scheduler::SimulationJson(report)) << "\n";
+  } else if (output == "html") {
+    std::cout << scheduler::SimulationHtml(report);
+  } else {
+    std::cout << scheduler::SimulationText(report);
+  }
+}
+
+// Exit status: 0 simulated (Pending pods included), 1 --write-snapshot
+// failed, 2 input that cannot be read.
+int Run(const SimulateFlags& flags) {
+  auto load_start = std::chrono::steady_clock::now();
+  api::ManifestOptions options;
+  api::FeatureGates gates;
+  if (int rc = flags.manifests.Prepare(options, gates); rc != 0) return rc;
+  std::optional<scheduler::Cluster> cluster = ReadCluster(flags.manifests, options);
+  if (!cluster) return 2;
+  std::unique_ptr<scheduler::DevicePluginResult> device_plugin;
+  if (flags.compare == "device-plugin") {
+    device_plugin =
+        std::make_unique<scheduler::DevicePluginResult>(scheduler::SimulateDevicePlugin(*cluster));
+  }
+
+  scheduler::SchedulerOptions sched_options = SchedulerOptionsFor(flags, gates, options.decode.now);
+  std::vector<api::ResourceSlice> slices = cluster->slices;
+  // The scheduler keeps neither nodes' allocatable nor the templates.
+  scheduler::Cluster state;
+  if (!flags.write_snapshot.empty()) {
+    state.nodes = cluster->nodes;
+    state.classes = cluster->classes;
+    state.taint_rules = cluster->taint_rules;
+    state.templates = cluster->templates;
+  }
+  scheduler::Scheduler sched(std::move(*cluster), sched_options);
+  double load_seconds = SecondsSince(load_start);
+  double schedule_seconds = ScheduleWithProgress(sched);
 
   std::unique_ptr<scheduler::PrepareReport> prepared;
   if (flags.prepare) {
@@ -231,13 +261,7 @@ int Run(const SimulateFlags& flags) {
   report.load_seconds = load_seconds;
   report.schedule_seconds = schedule_seconds;
   report.device_plugin = device_plugin.get();
-  if (flags.output == "json") {
-    std::cout << json::ToIndentedJson(scheduler::SimulationJson(report)) << "\n";
-  } else if (flags.output == "html") {
-    std::cout << scheduler::SimulationHtml(report);
-  } else {
-    std::cout << scheduler::SimulationText(report);
-  }
+  PrintReport(flags.output, report);
   return 0;
 }
 

@@ -156,6 +156,15 @@ class PluginImpl final : public Plugin, public DriverEvents {
   std::string registration_status() const override { return registration_log_.Describe(); }
 
  private:
+  // Init's steps, in order.
+  Status CheckOptions();        // validates the options and fills in defaults
+  Status PrepareDirectories();  // makes the directories absolute and creates them
+  Status SetEndpoints();        // derives the socket and checkpoint paths
+  Status StartPreparer();       // recovers prepared claims from the checkpoint
+  void CollectPreparedCounts(metrics::Registry& metrics);
+  Status StartPublishing();  // starts the driver and publishes its ResourceSlices
+  Status ServeSockets();     // serves the DRA endpoint, then the registration socket
+
   Result<std::unique_ptr<grpc::Server>> Serve(const std::string& path,
                                               const std::vector<grpc::Service*>& services) {
     if (auto s = RemoveStale(path); !s.ok()) return s.failure();
@@ -190,6 +199,15 @@ class PluginImpl final : public Plugin, public DriverEvents {
 };
 
 Status PluginImpl::Init() {
+  if (auto s = CheckOptions(); !s.ok()) return s;
+  if (auto s = PrepareDirectories(); !s.ok()) return s;
+  if (auto s = SetEndpoints(); !s.ok()) return s;
+  if (auto s = StartPreparer(); !s.ok()) return s;
+  if (auto s = StartPublishing(); !s.ok()) return s;
+  return ServeSockets();
+}
+
+Status PluginImpl::CheckOptions() {
   if (auto s = CheckDriverName(options_.driver_name); !s.ok()) return s;
   if (options_.node_name.empty()) return Error{"node name: required"};
   if (options_.cdi_kind.empty()) options_.cdi_kind = "k8s." + options_.driver_name + "/claim";
@@ -204,6 +222,10 @@ Status PluginImpl::Init() {
   if (options_.plugin_data_directory.empty()) {
     options_.plugin_data_directory = options_.plugins_directory + "/" + options_.driver_name;
   }
+  return {};
+}
+
+Status PluginImpl::PrepareDirectories() {
   std::error_code ec;
   for (std::string* dir :
        {&options_.plugin_data_directory, &options_.registrar_directory, &options_.cdi_root}) {
@@ -229,6 +251,10 @@ Status PluginImpl::Init() {
       !s.ok()) {
     return s;
   }
+  return {};
+}
+
+Status PluginImpl::SetEndpoints() {
   endpoints_.plugin_data_directory = options_.plugin_data_directory;
   endpoints_.dra_socket = options_.plugin_data_directory + "/" + DraSocketName(options_.pod_uid);
   endpoints_.registration_socket =
@@ -241,7 +267,10 @@ Status PluginImpl::Init() {
                    " bytes"};
     }
   }
+  return {};
+}
 
+Status PluginImpl::StartPreparer() {
   ClaimPreparerConfig config;
   config.driver_name = options_.driver_name;
   config.node_name = options_.node_name;
@@ -256,22 +285,27 @@ Status PluginImpl::Init() {
   preparer_ = std::make_shared<ClaimPreparer>(driver_, claims_, config);
   if (auto s = preparer_->Reconcile(); !s.ok())
     return s.failure().WithPrefix("recover prepared claims: ");
-  if (options_.metrics != nullptr) {
-    auto& claims = options_.metrics->Gauge("dra_driver_prepared_claims",
-                                           "ResourceClaims prepared on this node now");
-    auto& devices = options_.metrics->Gauge("dra_driver_prepared_devices",
-                                            "Devices of the prepared ResourceClaims");
-    std::weak_ptr<ClaimPreparer> weak = preparer_;
-    options_.metrics->AddCollector([weak, &claims, &devices] {
-      auto preparer = weak.lock();
-      if (!preparer) return;  // the plugin is gone; the registry may outlive it
-      auto counts = preparer->PreparedCounts();
-      if (!counts.ok()) return;
-      claims.Set({}, static_cast<double>(counts->claims));
-      devices.Set({}, static_cast<double>(counts->devices));
-    });
-  }
+  if (options_.metrics != nullptr) CollectPreparedCounts(*options_.metrics);
+  return {};
+}
 
+void PluginImpl::CollectPreparedCounts(metrics::Registry& metrics) {
+  auto& claims =
+      metrics.Gauge("dra_driver_prepared_claims", "ResourceClaims prepared on this node now");
+  auto& devices =
+      metrics.Gauge("dra_driver_prepared_devices", "Devices of the prepared ResourceClaims");
+  std::weak_ptr<ClaimPreparer> weak = preparer_;
+  metrics.AddCollector([weak, &claims, &devices] {
+    auto preparer = weak.lock();
+    if (!preparer) return;  // the plugin is gone; the registry may outlive it
+    auto counts = preparer->PreparedCounts();
+    if (!counts.ok()) return;
+    claims.Set({}, static_cast<double>(counts->claims));
+    devices.Set({}, static_cast<double>(counts->devices));
+  });
+}
+
+Status PluginImpl::StartPublishing() {
   PublishingConfig publishing;
   publishing.driver_name = options_.driver_name;
   publishing.owner = SliceOwner{options_.node_name, options_.node_uid};
@@ -289,8 +323,11 @@ Status PluginImpl::Init() {
               << std::chrono::duration<double>(options_.publish_retry_initial).count() << " s)\n";
   }
   publishing_->Start(!published.ok());
+  return {};
+}
 
-  // The DRA endpoint is served before the registration socket appears.
+// The DRA endpoint is served before the registration socket appears.
+Status PluginImpl::ServeSockets() {
   std::vector<grpc::Service*> services;
   if (options_.serve_v1) {
     dra_services_.push_back(NewDraV1Service(*preparer_));

@@ -695,8 +695,74 @@ class Emitter {
     indention_ = false;
   }
 
-  void WriteDoubleQuoted(std::string_view v, bool allow_breaks) {
+  // The escape of `c` after its backslash: a letter where YAML has one, else
+  // x, u or U and its hexadecimal code.
+  void WriteEscape(char32_t c) {
     static constexpr char kHex[] = "0123456789ABCDEF";
+    switch (c) {
+      case 0x00:
+        Put('0');
+        break;
+      case 0x07:
+        Put('a');
+        break;
+      case 0x08:
+        Put('b');
+        break;
+      case 0x09:
+        Put('t');
+        break;
+      case 0x0A:
+        Put('n');
+        break;
+      case 0x0B:
+        Put('v');
+        break;
+      case 0x0C:
+        Put('f');
+        break;
+      case 0x0D:
+        Put('r');
+        break;
+      case 0x1B:
+        Put('e');
+        break;
+      case 0x22:
+        Put('"');
+        break;
+      case 0x5C:
+        Put('\\');
+        break;
+      case 0x85:
+        Put('N');
+        break;
+      case 0xA0:
+        Put('_');
+        break;
+      case 0x2028:
+        Put('L');
+        break;
+      case 0x2029:
+        Put('P');
+        break;
+      default: {
+        int digits;
+        if (c <= 0xFF) {
+          Put('x');
+          digits = 2;
+        } else if (c <= 0xFFFF) {
+          Put('u');
+          digits = 4;
+        } else {
+          Put('U');
+          digits = 8;
+        }
+        for (int k = (digits - 1) * 4; k >= 0; k -= 4) Put(kHex[(c >> k) & 0xF]);
+      }
+    }
+  }
+
+  void WriteDoubleQuoted(std::string_view v, bool allow_breaks) {
     // go-yaml's is_bom looks at the start of the value, whatever the index,
     // so a value starting with a BOM has every character escaped.
     const bool bom = v.substr(0, 3) == "\xEF\xBB\xBF";
@@ -709,67 +775,7 @@ class Emitter {
         char32_t c = r.rune;
         i += w;
         Put('\\');
-        switch (c) {
-          case 0x00:
-            Put('0');
-            break;
-          case 0x07:
-            Put('a');
-            break;
-          case 0x08:
-            Put('b');
-            break;
-          case 0x09:
-            Put('t');
-            break;
-          case 0x0A:
-            Put('n');
-            break;
-          case 0x0B:
-            Put('v');
-            break;
-          case 0x0C:
-            Put('f');
-            break;
-          case 0x0D:
-            Put('r');
-            break;
-          case 0x1B:
-            Put('e');
-            break;
-          case 0x22:
-            Put('"');
-            break;
-          case 0x5C:
-            Put('\\');
-            break;
-          case 0x85:
-            Put('N');
-            break;
-          case 0xA0:
-            Put('_');
-            break;
-          case 0x2028:
-            Put('L');
-            break;
-          case 0x2029:
-            Put('P');
-            break;
-          default: {
-            int digits;
-            if (c <= 0xFF) {
-              Put('x');
-              digits = 2;
-            } else if (c <= 0xFFFF) {
-              Put('u');
-              digits = 4;
-            } else {
-              Put('U');
-              digits = 8;
-            }
-            for (int k = (digits - 1) * 4; k >= 0; k -= 4) Put(kHex[(c >> k) & 0xF]);
-          }
-        }
+        WriteEscape(c);
         spaces = false;
       } else if (IsSpace(v, i)) {
         if (allow_breaks && !spaces && column_ > kBestWidth && i > 0 && i < v.size() - 1) {

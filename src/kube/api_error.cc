@@ -162,26 +162,12 @@ ErrorCode ApiError::error_code() const {
 
 Error ToError(const ApiError& error) { return Error{KubectlErrorText(error), error.error_code()}; }
 
-ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_view body,
-                           std::string_view verb, std::string_view resource,
-                           std::string_view name) {
-  ApiError e;
-  if (DecodeFailureStatus(body, e)) {
-    if (e.code == 0) e.code = code;
-    return e;
-  }
-  // Not a Status: synthesise one from the code (apimachinery's
-  // NewGenericServerResponse), keeping at most 2 KiB of a text body.
-  constexpr std::size_t kMaxBodyText = 2048;
-  std::string server_message = "unknown";
-  // client-go reads an answer without a Content-Type as text too.
-  if (content_type.empty() || StartsWith(ToLower(content_type), "text/")) {
-    server_message = TrimSpace(body.substr(0, std::min(body.size(), kMaxBodyText)));
-  }
-  e.kind = ErrorKind::kServer;
-  e.code = code;
-  e.message = "the server responded with the status code " + std::to_string(code) +
-              " but did not return more information";
+namespace {
+
+// The reason and message apimachinery's NewGenericServerResponse gives a
+// status code; `server_message`: the answer's text, or "unknown".
+void SetGenericReason(ApiError& e, int code, std::string_view verb,
+                      const std::string& server_message) {
   switch (code) {
     case 409:
       e.reason =
@@ -244,6 +230,11 @@ ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_
                     ") has prevented the request from succeeding";
       }
   }
+}
+
+// " (verb resource name)" after the message, and the details naming the object.
+void AddObjectDetails(ApiError& e, std::string_view verb, std::string_view resource,
+                      std::string_view name) {
   if (!resource.empty()) {
     e.message += " (" + ToLower(verb) + " " + std::string(resource);
     if (!name.empty()) e.message += " " + std::string(name);
@@ -253,6 +244,32 @@ ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_
     if (dot != std::string_view::npos) e.details_group = std::string(resource.substr(dot + 1));
     e.details_name = std::string(name);
   }
+}
+
+}  // namespace
+
+ApiError ErrorFromResponse(int code, std::string_view content_type, std::string_view body,
+                           std::string_view verb, std::string_view resource,
+                           std::string_view name) {
+  ApiError e;
+  if (DecodeFailureStatus(body, e)) {
+    if (e.code == 0) e.code = code;
+    return e;
+  }
+  // Not a Status: synthesise one from the code (apimachinery's
+  // NewGenericServerResponse), keeping at most 2 KiB of a text body.
+  constexpr std::size_t kMaxBodyText = 2048;
+  std::string server_message = "unknown";
+  // client-go reads an answer without a Content-Type as text too.
+  if (content_type.empty() || StartsWith(ToLower(content_type), "text/")) {
+    server_message = TrimSpace(body.substr(0, std::min(body.size(), kMaxBodyText)));
+  }
+  e.kind = ErrorKind::kServer;
+  e.code = code;
+  e.message = "the server responded with the status code " + std::to_string(code) +
+              " but did not return more information";
+  SetGenericReason(e, code, verb, server_message);
+  AddObjectDetails(e, verb, resource, name);
   e.causes.push_back({"UnexpectedServerResponse", server_message, ""});
   return e;
 }

@@ -601,6 +601,33 @@ struct Client::Impl {
   void Configure(CURL* h, const HttpRequest& r, const std::string& full_url, Transfer& t,
                  const Credentials& creds, CurlSlist& headers, bool streaming,
                  std::chrono::milliseconds remaining) const {
+    ConfigureConnection(h, r, full_url, streaming, remaining);
+    if (Https()) ConfigureTls(h, creds, headers);
+    AddHeaders(r, headers);
+    if (!r.body.empty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
+      headers.Add("Content-Type: " +
+                  (r.content_type.empty() ? std::string("application/json") : r.content_type));
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, r.body.data());
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
+    }
+    if (r.method == "GET") {
+      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else if (r.method != "POST") {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r.method.c_str());
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.list);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &OnHeader);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnBody);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &OnProgress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+  }
+
+  // The URL, protocol, keep-alive, timeouts, compression and proxy.
+  void ConfigureConnection(CURL* h, const HttpRequest& r, const std::string& full_url,
+                           bool streaming, std::chrono::milliseconds remaining) const {
     curl_easy_setopt(h, CURLOPT_URL, full_url.c_str());
     // Paths are sent as built (names were checked): no dot-segment folding.
     curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
@@ -637,38 +664,43 @@ struct Client::Impl {
     }
     if (!config.disable_compression) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "gzip");
     if (!config.proxy_url.empty()) curl_easy_setopt(h, CURLOPT_PROXY, config.proxy_url.c_str());
+  }
 
-    if (Https()) {
-      if (config.tls.insecure) {
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-      } else if (!config.tls.ca_pem.empty()) {
-        curl_blob ca{const_cast<char*>(config.tls.ca_pem.data()), config.tls.ca_pem.size(),
-                     CURL_BLOB_COPY};
-        curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
-      }
-      curl_easy_setopt(h, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
-      const std::string& cert = creds.cert_pem.empty() ? config.tls.cert_pem : creds.cert_pem;
-      const std::string& key = creds.cert_pem.empty() ? config.tls.key_pem : creds.key_pem;
-      if (!cert.empty() && !key.empty()) {
-        curl_blob c{const_cast<char*>(cert.data()), cert.size(), CURL_BLOB_COPY};
-        curl_blob k{const_cast<char*>(key.data()), key.size(), CURL_BLOB_COPY};
-        curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &c);
-        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
-        curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &k);
-        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
-      }
-      // Credentials are sent only over TLS (client-go's rule).
-      const std::string& token =
-          creds.bearer_token.empty() ? config.bearer_token : creds.bearer_token;
-      if (!token.empty()) {
-        headers.Add("Authorization: Bearer " + token);
-      } else if (!config.username.empty() || !config.password.empty()) {
-        curl_easy_setopt(h, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
-        curl_easy_setopt(h, CURLOPT_USERNAME, config.username.c_str());
-        curl_easy_setopt(h, CURLOPT_PASSWORD, config.password.c_str());
-      }
+  // Server verification, the client certificate and the credentials.
+  void ConfigureTls(CURL* h, const Credentials& creds, CurlSlist& headers) const {
+    if (config.tls.insecure) {
+      curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else if (!config.tls.ca_pem.empty()) {
+      curl_blob ca{const_cast<char*>(config.tls.ca_pem.data()), config.tls.ca_pem.size(),
+                   CURL_BLOB_COPY};
+      curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
     }
+    curl_easy_setopt(h, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+    const std::string& cert = creds.cert_pem.empty() ? config.tls.cert_pem : creds.cert_pem;
+    const std::string& key = creds.cert_pem.empty() ? config.tls.key_pem : creds.key_pem;
+    if (!cert.empty() && !key.empty()) {
+      curl_blob c{const_cast<char*>(cert.data()), cert.size(), CURL_BLOB_COPY};
+      curl_blob k{const_cast<char*>(key.data()), key.size(), CURL_BLOB_COPY};
+      curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &c);
+      curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+      curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &k);
+      curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+    }
+    // Credentials are sent only over TLS (client-go's rule).
+    const std::string& token =
+        creds.bearer_token.empty() ? config.bearer_token : creds.bearer_token;
+    if (!token.empty()) {
+      headers.Add("Authorization: Bearer " + token);
+    } else if (!config.username.empty() || !config.password.empty()) {
+      curl_easy_setopt(h, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+      curl_easy_setopt(h, CURLOPT_USERNAME, config.username.c_str());
+      curl_easy_setopt(h, CURLOPT_PASSWORD, config.password.c_str());
+    }
+  }
+
+  // Impersonation, Host, Accept, User-Agent and Expect.
+  void AddHeaders(const HttpRequest& r, CurlSlist& headers) const {
     if (!config.impersonate_user.empty()) {
       headers.Add("Impersonate-User: " + config.impersonate_user);
       if (!config.impersonate_uid.empty())
@@ -691,25 +723,6 @@ struct Client::Impl {
                                       : config.user_agent));
     // No "Expect: 100-continue" round trip for bodies.
     headers.Add("Expect:");
-    if (!r.body.empty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
-      headers.Add("Content-Type: " +
-                  (r.content_type.empty() ? std::string("application/json") : r.content_type));
-      curl_easy_setopt(h, CURLOPT_POSTFIELDS, r.body.data());
-      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
-    }
-    if (r.method == "GET") {
-      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-    } else if (r.method != "POST") {
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r.method.c_str());
-    }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.list);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &OnHeader);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnBody);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &OnProgress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
   }
 
   void ReportWarnings(const std::vector<std::string>& values) {
@@ -862,13 +875,7 @@ struct Client::Impl {
       CURLcode code = Perform(r, t, *creds, streaming, remaining(), curl_error);
       if (t.exception) std::rethrow_exception(t.exception);
       if (t.cancelled) return ApiError::Cancelled();
-      if (t.too_large) {
-        bool ok_status = t.status >= 200 && t.status <= 206;
-        return ApiError::Protocol(
-            "the answer to " + r.method + " " + r.path + " exceeds " +
-            std::to_string(ok_status ? limits.max_response_bytes : limits.max_error_bytes) +
-            " bytes" + (ok_status ? "" : " (HTTP " + std::to_string(t.status) + ")"));
-      }
+      if (t.too_large) return TooLarge(r, t);
       bool stopped = t.stopped_by_callback && code == CURLE_WRITE_ERROR;
       if (code != CURLE_OK && !stopped) {
         bool answered = t.got_status_line && t.status > 0;
@@ -879,36 +886,12 @@ struct Client::Impl {
           continue;
         }
         if (code == CURLE_OPERATION_TIMEDOUT && bounded) return timed_out();
-        ApiError e = TransportError(code, curl_error, t.os_errno);
-        if (answered) {
-          // The answer began and was cut short (client-go's words).
-          e.message =
-              "unexpected error when reading response body. Please retry. Original "
-              "error: " +
-              curl_error;
-        }
-        if (!previous_error.empty() && previous_error != curl_error) {
-          e.message += " - error from a previous attempt: " + previous_error;
-        }
-        return e;
+        return TransferFailed(code, curl_error, t.os_errno, answered, previous_error);
       }
-      if (t.status >= 200 && t.status <= 206) {
-        ReportWarnings(t.warning_values);
-        HttpResponse resp;
-        resp.code = t.status;
-        resp.content_type = std::move(t.content_type);
-        resp.body = std::move(t.body);
-        resp.warnings = std::move(t.warning_values);
-        return resp;
-      }
+      if (t.status >= 200 && t.status <= 206) return Answer(t);
       // Retry-After on 429 and 5xx: every verb, up to max_retries times, each
       // wait capped by limits.max_retry_after.
-      long retry_after = -1;
-      if (!t.retry_after.empty() && t.retry_after.size() <= 9 &&
-          std::all_of(t.retry_after.begin(), t.retry_after.end(),
-                      [](char c) { return c >= '0' && c <= '9'; })) {
-        retry_after = std::stol(t.retry_after);
-      }
+      long retry_after = RetryAfterSeconds(t.retry_after);
       if ((t.status == 429 || t.status >= 500) && retry_after >= 0 &&
           attempt < limits.max_retries) {
         auto delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(retry_after),
@@ -916,15 +899,67 @@ struct Client::Impl {
         if (auto e = wait(delay)) return *e;
         continue;
       }
-      ReportWarnings(t.warning_values);
-      if (t.status == 401 && config.credentials) config.credentials->Invalidate(*creds);
-      ApiError e =
-          ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
-      if (e.retry_after_seconds == 0 && retry_after > 0) {
-        e.retry_after_seconds = static_cast<int>(std::min<long>(retry_after, 1 << 30));
-      }
-      return e;
+      return ErrorAnswer(r, t, *creds, retry_after);
     }
+  }
+
+  // An answer over the size limit.
+  ApiError TooLarge(const HttpRequest& r, const Transfer& t) const {
+    bool ok_status = t.status >= 200 && t.status <= 206;
+    return ApiError::Protocol(
+        "the answer to " + r.method + " " + r.path + " exceeds " +
+        std::to_string(ok_status ? limits.max_response_bytes : limits.max_error_bytes) + " bytes" +
+        (ok_status ? "" : " (HTTP " + std::to_string(t.status) + ")"));
+  }
+
+  // A transfer that failed and is not retried; `answered`: the answer had begun.
+  ApiError TransferFailed(CURLcode code, const std::string& curl_error, long os_errno,
+                          bool answered, const std::string& previous_error) const {
+    ApiError e = TransportError(code, curl_error, os_errno);
+    if (answered) {
+      // The answer began and was cut short (client-go's words).
+      e.message =
+          "unexpected error when reading response body. Please retry. Original "
+          "error: " +
+          curl_error;
+    }
+    if (!previous_error.empty() && previous_error != curl_error) {
+      e.message += " - error from a previous attempt: " + previous_error;
+    }
+    return e;
+  }
+
+  // A successful answer, its warnings reported.
+  HttpResponse Answer(Transfer& t) {
+    ReportWarnings(t.warning_values);
+    HttpResponse resp;
+    resp.code = t.status;
+    resp.content_type = std::move(t.content_type);
+    resp.body = std::move(t.body);
+    resp.warnings = std::move(t.warning_values);
+    return resp;
+  }
+
+  // Retry-After in seconds; -1 when absent or not a plain number of at most 9 digits.
+  static long RetryAfterSeconds(const std::string& value) {
+    if (!value.empty() && value.size() <= 9 &&
+        std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::stol(value);
+    }
+    return -1;
+  }
+
+  // An error answer that is not retried, its warnings reported; a 401
+  // invalidates the credentials that got it.
+  ApiError ErrorAnswer(const HttpRequest& r, const Transfer& t, const Credentials& creds,
+                       long retry_after) {
+    ReportWarnings(t.warning_values);
+    if (t.status == 401 && config.credentials) config.credentials->Invalidate(creds);
+    ApiError e = ErrorFromResponse(t.status, t.content_type, t.body, r.method, r.resource, r.name);
+    if (e.retry_after_seconds == 0 && retry_after > 0) {
+      e.retry_after_seconds = static_cast<int>(std::min<long>(retry_after, 1 << 30));
+    }
+    return e;
   }
 };
 

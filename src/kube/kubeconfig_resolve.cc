@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <utility>
 
 #include "dra/api/field_error.h"
@@ -461,6 +462,128 @@ Result<std::string> ReadPem(const std::string& path) {
   return text;
 }
 
+// The helpers of ClientConfig below set part of `rc` and return the text of
+// the error that stops it, if any.
+
+// Server identification: TLS settings and the certificate authority.
+std::optional<std::string> SetServerIdentity(const KubeconfigCluster& cluster, RestConfig& rc) {
+  rc.tls.insecure = cluster.insecure_skip_tls_verify;
+  rc.tls.server_name = cluster.tls_server_name;
+  if (!cluster.certificate_authority_data.empty()) {
+    rc.tls.ca_pem = cluster.certificate_authority_data;
+  } else if (!cluster.certificate_authority.empty()) {
+    Result<std::string> ca = ReadPem(cluster.certificate_authority);
+    if (!ca.ok()) return ca.error();
+    rc.tls.ca_pem = std::move(ca).value();
+    rc.tls.ca_file = cluster.certificate_authority;
+  }
+  if (rc.tls.insecure && !rc.tls.ca_pem.empty()) {
+    return "error: specifying a root certificates file with the insecure flag is not allowed";
+  }
+  return std::nullopt;
+}
+
+// A bearer token, from the kubeconfig or its tokenFile.
+std::optional<std::string> SetToken(const KubeconfigUser& user, RestConfig& rc, bool& static_auth) {
+  if (!user.token.empty()) {
+    rc.bearer_token = user.token;
+    static_auth = true;
+    if (!user.token_file.empty()) {
+      // A readable tokenFile wins over the token at request time.
+      Result<std::shared_ptr<TokenFileProvider>> p =
+          TokenFileProvider::Create(user.token_file, user.token);
+      if (!p.ok()) return "error: " + p.error();
+      rc.credentials = std::move(p).value();
+    }
+  } else if (!user.token_file.empty()) {
+    Result<std::string> token = internal::ReadFileBounded(user.token_file, kMaxConfigFileBytes);
+    if (!token.ok()) return "error: " + token.error();
+    rc.bearer_token = std::string(internal::TrimSpace(*token));
+    Result<std::shared_ptr<TokenFileProvider>> p =
+        TokenFileProvider::Create(user.token_file, rc.bearer_token);
+    if (!p.ok()) return "error: " + p.error();
+    rc.credentials = std::move(p).value();
+    static_auth = true;
+  }
+  return std::nullopt;
+}
+
+// A client certificate and key, inline or from files.
+std::optional<std::string> SetClientCertificate(const KubeconfigUser& user, RestConfig& rc,
+                                                bool& static_auth) {
+  if (user.client_certificate.empty() && user.client_certificate_data.empty()) {
+    return std::nullopt;
+  }
+  static_auth = true;
+  if (!user.client_certificate_data.empty()) {
+    rc.tls.cert_pem = user.client_certificate_data;
+  } else {
+    Result<std::string> cert = ReadPem(user.client_certificate);
+    if (!cert.ok()) return cert.error();
+    rc.tls.cert_pem = std::move(cert).value();
+    rc.tls.cert_file = user.client_certificate;
+  }
+  if (!user.client_key_data.empty()) {
+    rc.tls.key_pem = user.client_key_data;
+  } else if (!user.client_key.empty()) {
+    Result<std::string> key = ReadPem(user.client_key);
+    if (!key.ok()) return key.error();
+    rc.tls.key_pem = std::move(key).value();
+    rc.tls.key_file = user.client_key;
+  }
+  return std::nullopt;
+}
+
+// Every auth provider is an error: removed from client-go, or not supported.
+std::string AuthProviderError(const std::string& name) {
+  if (name == "gcp") {
+    return "error: The gcp auth plugin has been removed.\n"
+           "Please use the \"gke-gcloud-auth-plugin\" kubectl/client-go credential plugin "
+           "instead.\n"
+           "See https://cloud.google.com/blog/products/containers-kubernetes/"
+           "kubectl-auth-changes-in-gke for further details";
+  }
+  if (name == "azure") {
+    return "error: The azure auth plugin has been removed.\n"
+           "Please use the https://github.com/Azure/kubelogin kubectl/client-go credential plugin "
+           "instead.\n"
+           "See https://kubernetes.io/docs/reference/access-authn-authz/authentication/"
+           "#client-go-credential-plugins for further details";
+  }
+  if (name == "oidc") {
+    return "error: the oidc auth provider is not supported by dra; use an exec credential plugin "
+           "(e.g. kubelogin) instead";
+  }
+  return "error: no Auth Provider found for name " + api::GoQuote(name);
+}
+
+// An exec credential plugin, given the cluster's connection when it asks for it.
+std::optional<std::string> SetExecCredentials(ExecConfig exec, const KubeconfigCluster& cluster,
+                                              bool static_auth, RestConfig& rc) {
+  exec.install_hint = CleanAnsiEscapes(exec.install_hint);
+  std::optional<ExecClusterInfo> info;
+  if (exec.provide_cluster_info) {
+    ExecClusterInfo c;
+    c.server = rc.server;
+    c.tls_server_name = rc.tls.server_name;
+    c.insecure_skip_tls_verify = rc.tls.insecure;
+    c.certificate_authority_data = rc.tls.ca_pem;
+    c.proxy_url = rc.proxy_url;
+    c.disable_compression = rc.disable_compression;
+    if (auto it = cluster.extensions.find(std::string(kExecClusterExtension));
+        it != cluster.extensions.end()) {
+      c.config = it->second;
+    }
+    info = std::move(c);
+  }
+  Result<std::shared_ptr<ExecCredentialProvider>> p =
+      ExecCredentialProvider::Create(std::move(exec), std::move(info));
+  if (!p.ok()) return "error: " + p.error();
+  // client-go ignores the plugin when the user has static credentials.
+  if (!static_auth) rc.credentials = std::move(p).value();
+  return std::nullopt;
+}
+
 Result<RestConfig> DirectConfig::ClientConfig(Failure* failure) const {
   auto fail = [&](std::string text, bool empty = false) {
     *failure = Failure{std::move(text), empty};
@@ -498,115 +621,22 @@ Result<RestConfig> DirectConfig::ClientConfig(Failure* failure) const {
   // credentials nor TLS settings apply.
   if (!IsHttps(cluster.server)) return rc;
 
-  // Server identification.
-  rc.tls.insecure = cluster.insecure_skip_tls_verify;
-  rc.tls.server_name = cluster.tls_server_name;
-  if (!cluster.certificate_authority_data.empty()) {
-    rc.tls.ca_pem = cluster.certificate_authority_data;
-  } else if (!cluster.certificate_authority.empty()) {
-    Result<std::string> ca = ReadPem(cluster.certificate_authority);
-    if (!ca.ok()) return fail(ca.error());
-    rc.tls.ca_pem = std::move(ca).value();
-    rc.tls.ca_file = cluster.certificate_authority;
-  }
-  if (rc.tls.insecure && !rc.tls.ca_pem.empty()) {
-    return fail("error: specifying a root certificates file with the insecure flag is not allowed");
-  }
+  if (std::optional<std::string> e = SetServerIdentity(cluster, rc)) return fail(*e);
 
   // User identification.
   bool static_auth = false;
-  if (!user.token.empty()) {
-    rc.bearer_token = user.token;
-    static_auth = true;
-    if (!user.token_file.empty()) {
-      // A readable tokenFile wins over the token at request time.
-      Result<std::shared_ptr<TokenFileProvider>> p =
-          TokenFileProvider::Create(user.token_file, user.token);
-      if (!p.ok()) return fail("error: " + p.error());
-      rc.credentials = std::move(p).value();
-    }
-  } else if (!user.token_file.empty()) {
-    Result<std::string> token = internal::ReadFileBounded(user.token_file, kMaxConfigFileBytes);
-    if (!token.ok()) return fail("error: " + token.error());
-    rc.bearer_token = std::string(internal::TrimSpace(*token));
-    Result<std::shared_ptr<TokenFileProvider>> p =
-        TokenFileProvider::Create(user.token_file, rc.bearer_token);
-    if (!p.ok()) return fail("error: " + p.error());
-    rc.credentials = std::move(p).value();
-    static_auth = true;
-  }
-  if (!user.client_certificate.empty() || !user.client_certificate_data.empty()) {
-    static_auth = true;
-    if (!user.client_certificate_data.empty()) {
-      rc.tls.cert_pem = user.client_certificate_data;
-    } else {
-      Result<std::string> cert = ReadPem(user.client_certificate);
-      if (!cert.ok()) return fail(cert.error());
-      rc.tls.cert_pem = std::move(cert).value();
-      rc.tls.cert_file = user.client_certificate;
-    }
-    if (!user.client_key_data.empty()) {
-      rc.tls.key_pem = user.client_key_data;
-    } else if (!user.client_key.empty()) {
-      Result<std::string> key = ReadPem(user.client_key);
-      if (!key.ok()) return fail(key.error());
-      rc.tls.key_pem = std::move(key).value();
-      rc.tls.key_file = user.client_key;
-    }
-  }
+  if (std::optional<std::string> e = SetToken(user, rc, static_auth)) return fail(*e);
+  if (std::optional<std::string> e = SetClientCertificate(user, rc, static_auth)) return fail(*e);
   if (!user.username.empty() || !user.password.empty()) {
     rc.username = user.username;
     rc.password = user.password;
     static_auth = true;
   }
-  if (user.auth_provider) {
-    const std::string& name = user.auth_provider->name;
-    if (name == "gcp") {
-      return fail(
-          "error: The gcp auth plugin has been removed.\n"
-          "Please use the \"gke-gcloud-auth-plugin\" kubectl/client-go credential plugin "
-          "instead.\n"
-          "See https://cloud.google.com/blog/products/containers-kubernetes/"
-          "kubectl-auth-changes-in-gke for further details");
-    }
-    if (name == "azure") {
-      return fail(
-          "error: The azure auth plugin has been removed.\n"
-          "Please use the https://github.com/Azure/kubelogin kubectl/client-go credential plugin "
-          "instead.\n"
-          "See https://kubernetes.io/docs/reference/access-authn-authz/authentication/"
-          "#client-go-credential-plugins for further details");
-    }
-    if (name == "oidc") {
-      return fail(
-          "error: the oidc auth provider is not supported by dra; use an exec credential plugin "
-          "(e.g. kubelogin) instead");
-    }
-    return fail("error: no Auth Provider found for name " + api::GoQuote(name));
-  }
+  if (user.auth_provider) return fail(AuthProviderError(user.auth_provider->name));
   if (user.exec) {
-    ExecConfig exec = *user.exec;
-    exec.install_hint = CleanAnsiEscapes(exec.install_hint);
-    std::optional<ExecClusterInfo> info;
-    if (exec.provide_cluster_info) {
-      ExecClusterInfo c;
-      c.server = rc.server;
-      c.tls_server_name = rc.tls.server_name;
-      c.insecure_skip_tls_verify = rc.tls.insecure;
-      c.certificate_authority_data = rc.tls.ca_pem;
-      c.proxy_url = rc.proxy_url;
-      c.disable_compression = rc.disable_compression;
-      if (auto it = cluster.extensions.find(std::string(kExecClusterExtension));
-          it != cluster.extensions.end()) {
-        c.config = it->second;
-      }
-      info = std::move(c);
+    if (std::optional<std::string> e = SetExecCredentials(*user.exec, cluster, static_auth, rc)) {
+      return fail(*e);
     }
-    Result<std::shared_ptr<ExecCredentialProvider>> p =
-        ExecCredentialProvider::Create(std::move(exec), std::move(info));
-    if (!p.ok()) return fail("error: " + p.error());
-    // client-go ignores the plugin when the user has static credentials.
-    if (!static_auth) rc.credentials = std::move(p).value();
   }
   return rc;
 }
@@ -713,43 +743,47 @@ Result<RestConfig> LoadRestConfig(const ConfigFlags& flags, const Environment& e
   return rc;
 }
 
-Result<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text) {
-  const Error invalid{
-      "Invalid timeout value. Timeout must be a single integer in seconds, or an integer "
-      "followed by a corresponding time unit (e.g. 1s | 2m | 3h)"};
-  using std::chrono::milliseconds;
-  // strconv.ParseInt(text, 10, 64) with a non-negative result: seconds.
-  {
-    std::string_view s = text;
-    bool negative = false;
-    if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-      negative = s[0] == '-';
-      s.remove_prefix(1);
-    }
-    bool digits = !s.empty();
-    std::uint64_t v = 0;
-    for (char c : s) {
-      if (c < '0' || c > '9' || v > (UINT64_MAX - 9) / 10) {
-        digits = false;
-        break;
-      }
-      v = v * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    if (digits && v <= static_cast<std::uint64_t>(INT64_MAX) && (!negative || v == 0)) {
-      // time.Duration(i) * time.Second; beyond ~292 years Go overflows, we refuse.
-      if (v > static_cast<std::uint64_t>(INT64_MAX) / 1'000'000'000) return invalid;
-      return milliseconds(static_cast<std::int64_t>(v) * 1000);
-    }
-  }
-  // time.ParseDuration.
-  std::string_view s = text;
+namespace {
+
+// Drops a leading '+' or '-'; true for '-'.
+bool TakeSign(std::string_view& s) {
   bool negative = false;
   if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
     negative = s[0] == '-';
     s.remove_prefix(1);
   }
-  if (s == "0") return milliseconds(0);
-  if (s.empty()) return invalid;
+  return negative;
+}
+
+// strconv.ParseInt(text, 10, 64) with a non-negative result; nullopt when
+// it fails or the result is negative.
+std::optional<std::uint64_t> ParseNonNegativeInt(std::string_view s) {
+  bool negative = TakeSign(s);
+  if (s.empty()) return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9' || v > (UINT64_MAX - 9) / 10) return std::nullopt;
+    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (v > static_cast<std::uint64_t>(INT64_MAX) || (negative && v != 0)) return std::nullopt;
+  return v;
+}
+
+// Nanoseconds per unit of time.ParseDuration; nullopt for an unknown unit.
+std::optional<long double> NanosecondsPer(std::string_view unit) {
+  if (unit == "ns") return 1;
+  if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs") return 1e3L;
+  if (unit == "ms") return 1e6L;
+  if (unit == "s") return 1e9L;
+  if (unit == "m") return 60e9L;
+  if (unit == "h") return 3600e9L;
+  return std::nullopt;
+}
+
+// time.ParseDuration's sequence of number-unit pairs (sign, "0" and the
+// empty string taken care of), in nanoseconds; nullopt when it is invalid or
+// over int64.
+std::optional<long double> ParseDurationNanoseconds(std::string_view s) {
   // Total in nanoseconds as a double-checked 128-bit-free accumulation.
   long double total_ns = 0;
   while (!s.empty()) {
@@ -757,7 +791,7 @@ Result<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text) {
     std::uint64_t whole = 0;
     bool any = false;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      if (whole > (UINT64_MAX - 9) / 10) return invalid;
+      if (whole > (UINT64_MAX - 9) / 10) return std::nullopt;
       whole = whole * 10 + static_cast<std::uint64_t>(s[i] - '0');
       ++i;
       any = true;
@@ -773,34 +807,42 @@ Result<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text) {
         any = true;
       }
     }
-    if (!any) return invalid;
+    if (!any) return std::nullopt;
     std::size_t u = i;
     while (u < s.size() && !(s[u] == '.' || (s[u] >= '0' && s[u] <= '9'))) ++u;
-    std::string_view unit = s.substr(i, u - i);
-    long double per;
-    if (unit == "ns") {
-      per = 1;
-    } else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs") {
-      per = 1e3L;
-    } else if (unit == "ms") {
-      per = 1e6L;
-    } else if (unit == "s") {
-      per = 1e9L;
-    } else if (unit == "m") {
-      per = 60e9L;
-    } else if (unit == "h") {
-      per = 3600e9L;
-    } else {
-      return invalid;
-    }
-    total_ns += (static_cast<long double>(whole) + frac) * per;
-    if (total_ns > 9223372036854775807.0L) return invalid;
+    std::optional<long double> per = NanosecondsPer(s.substr(i, u - i));
+    if (!per) return std::nullopt;
+    total_ns += (static_cast<long double>(whole) + frac) * *per;
+    if (total_ns > 9223372036854775807.0L) return std::nullopt;
     s.remove_prefix(u);
   }
+  return total_ns;
+}
+
+}  // namespace
+
+Result<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text) {
+  const Error invalid{
+      "Invalid timeout value. Timeout must be a single integer in seconds, or an integer "
+      "followed by a corresponding time unit (e.g. 1s | 2m | 3h)"};
+  using std::chrono::milliseconds;
+  // An integer: seconds.
+  if (std::optional<std::uint64_t> v = ParseNonNegativeInt(text)) {
+    // time.Duration(i) * time.Second; beyond ~292 years Go overflows, we refuse.
+    if (*v > static_cast<std::uint64_t>(INT64_MAX) / 1'000'000'000) return invalid;
+    return milliseconds(static_cast<std::int64_t>(*v) * 1000);
+  }
+  // time.ParseDuration.
+  std::string_view s = text;
+  bool negative = TakeSign(s);
+  if (s == "0") return milliseconds(0);
+  if (s.empty()) return invalid;
+  std::optional<long double> total_ns = ParseDurationNanoseconds(s);
+  if (!total_ns) return invalid;
   // Whole milliseconds, rounding a non-zero remainder up so that "500us"
   // still limits the request.
-  auto ms = static_cast<std::int64_t>(total_ns / 1e6L);
-  if (static_cast<long double>(ms) * 1e6L < total_ns) ++ms;
+  auto ms = static_cast<std::int64_t>(*total_ns / 1e6L);
+  if (static_cast<long double>(ms) * 1e6L < *total_ns) ++ms;
   return milliseconds(negative ? -ms : ms);
 }
 

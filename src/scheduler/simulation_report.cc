@@ -15,6 +15,7 @@ namespace {
 using json::Int;
 using json::Put;
 using json::Str;
+using json::StringArray;
 
 using json::Value;
 
@@ -97,59 +98,103 @@ Counts CountPods(const Scheduler& s) {
   return c;
 }
 
-}  // namespace
+// Where each device is, and which whole devices (a device, or the counter set
+// a partition consumes from) exist and are in use.
+struct DeviceRef {
+  const api::Device* device;
+  const api::ResourceSlice* slice;
+  std::string node;
+};
 
-Utilization ComputeUtilization(const Scheduler& scheduler,
-                               const std::vector<api::ResourceSlice>& slices) {
-  Utilization u;
-  const Cluster& cluster = scheduler.cluster();
-  struct DeviceRef {
-    const api::Device* device;
-    const api::ResourceSlice* slice;
-    std::string node;
-  };
+struct UtilizationIndex {
   std::unordered_map<std::string, DeviceRef> devices;
   std::map<std::string, std::size_t> partition_index;  // driver/pool/set
-  std::map<std::string, NodeUtilization> nodes;
-  for (const api::Node& n : cluster.nodes) nodes[n.metadata.name].name = n.metadata.name;
-  std::map<std::string, bool> whole_used;  // whole device key -> used
+  std::map<std::string, bool> whole_used;              // whole device key -> used
   std::map<std::string, std::string> whole_node;
+};
 
+// One PartitionUse per counter set, with nothing consumed yet.
+void IndexPartitions(const std::vector<api::ResourceSlice>& slices, UtilizationIndex& index,
+                     Utilization& u) {
   for (const api::ResourceSlice& slice : slices) {
     std::string pool = slice.spec.driver + "/" + slice.spec.pool.name + "/";
     std::string slice_node = slice.spec.node_name.value_or("");
     for (const api::CounterSet& cs : slice.spec.shared_counters) {
       std::string key = pool + cs.name;
-      if (partition_index.contains(key)) continue;
+      if (index.partition_index.contains(key)) continue;
       PartitionUse p{slice.spec.driver, slice.spec.pool.name, cs.name, slice_node, {}};
       for (const auto& [name, counter] : cs.counters) {
         p.counters.push_back({name, {0.0, counter.value.AsApproximateDouble()}});
       }
-      partition_index[key] = u.partitions.size();
+      index.partition_index[key] = u.partitions.size();
       u.partitions.push_back(std::move(p));
     }
   }
+}
+
+// Every device and whole device, unused; a partition without a node gets its
+// first device's.
+void IndexDevices(const std::vector<api::ResourceSlice>& slices, UtilizationIndex& index,
+                  Utilization& u) {
   for (const api::ResourceSlice& slice : slices) {
     std::string pool = slice.spec.driver + "/" + slice.spec.pool.name + "/";
     for (const api::Device& d : slice.spec.devices) {
       std::string node = d.node_name ? *d.node_name : slice.spec.node_name.value_or("");
-      devices[pool + d.name] = {&d, &slice, node};
+      index.devices[pool + d.name] = {&d, &slice, node};
       std::string whole = d.consumes_counters.empty()
                               ? "device:" + pool + d.name
                               : "counters:" + pool + d.consumes_counters.front().counter_set;
-      if (!whole_used.contains(whole)) {
-        whole_used[whole] = false;
-        whole_node[whole] = node;
+      if (!index.whole_used.contains(whole)) {
+        index.whole_used[whole] = false;
+        index.whole_node[whole] = node;
       }
       if (!d.consumes_counters.empty()) {
-        auto p = partition_index.find(pool + d.consumes_counters.front().counter_set);
-        if (p != partition_index.end() && u.partitions[p->second].node.empty()) {
+        auto p = index.partition_index.find(pool + d.consumes_counters.front().counter_set);
+        if (p != index.partition_index.end() && u.partitions[p->second].node.empty()) {
           u.partitions[p->second].node = node;
         }
       }
     }
   }
+}
 
+// The DeviceUse of an allocated device, added on its first allocation.
+DeviceUse& DeviceUseOf(const api::DeviceRequestAllocationResult& r, const std::string& id,
+                       const DeviceRef* ref, std::map<std::string, std::size_t>& use_index,
+                       Utilization& u) {
+  auto [it, inserted] = use_index.emplace(id, u.in_use.size());
+  if (inserted) {
+    DeviceUse use{r.driver, r.pool, r.device, ref == nullptr ? "" : ref->node, {}, {}};
+    if (ref != nullptr && ref->device->allow_multiple_allocations.value_or(false)) {
+      for (const auto& [name, cap] : ref->device->capacity) {
+        use.capacity.push_back({name, {0.0, cap.value.AsApproximateDouble()}});
+      }
+    }
+    u.in_use.push_back(std::move(use));
+  }
+  return u.in_use[it->second];
+}
+
+// Marks an allocated device's whole device used and adds the counters it consumes.
+void CountWholeDeviceUse(const api::Device& d, const std::string& pool, const std::string& id,
+                         UtilizationIndex& index, Utilization& u) {
+  if (d.consumes_counters.empty()) {
+    index.whole_used["device:" + id] = true;
+    return;
+  }
+  index.whole_used["counters:" + pool + d.consumes_counters.front().counter_set] = true;
+  for (const api::DeviceCounterConsumption& cc : d.consumes_counters) {
+    auto p = index.partition_index.find(pool + cc.counter_set);
+    if (p == index.partition_index.end()) continue;
+    for (auto& [name, values] : u.partitions[p->second].counters) {
+      auto c = cc.counters.find(name);
+      if (c != cc.counters.end()) values.first += c->second.value.AsApproximateDouble();
+    }
+  }
+}
+
+// Adds what the allocated claims use: devices, capacity and counters.
+void CountClaimUse(const Scheduler& scheduler, UtilizationIndex& index, Utilization& u) {
   std::map<std::string, std::size_t> use_index;
   for (const api::ResourceClaim* claim : scheduler.Claims()) {
     if (!claim->status.allocation) continue;
@@ -158,45 +203,34 @@ Utilization ComputeUtilization(const Scheduler& scheduler,
       if (r.admin_access.value_or(false)) continue;
       std::string pool = r.driver + "/" + r.pool + "/";
       std::string id = pool + r.device;
-      auto ref = devices.find(id);
-      auto [it, inserted] = use_index.emplace(id, u.in_use.size());
-      if (inserted) {
-        DeviceUse use{r.driver, r.pool, r.device, ref == devices.end() ? "" : ref->second.node,
-                      {},       {}};
-        if (ref != devices.end() &&
-            ref->second.device->allow_multiple_allocations.value_or(false)) {
-          for (const auto& [name, cap] : ref->second.device->capacity) {
-            use.capacity.push_back({name, {0.0, cap.value.AsApproximateDouble()}});
-          }
-        }
-        u.in_use.push_back(std::move(use));
-      }
-      DeviceUse& use = u.in_use[it->second];
+      auto ref = index.devices.find(id);
+      const DeviceRef* found = ref == index.devices.end() ? nullptr : &ref->second;
+      DeviceUse& use = DeviceUseOf(r, id, found, use_index, u);
       if (use.claims.empty() || use.claims.back() != claim_key) use.claims.push_back(claim_key);
       for (const auto& [name, q] : r.consumed_capacity) {
         for (auto& [cap_name, values] : use.capacity) {
           if (cap_name == name) values.first += q.AsApproximateDouble();
         }
       }
-      if (ref == devices.end()) continue;
-      const api::Device& d = *ref->second.device;
-      if (d.consumes_counters.empty()) {
-        whole_used["device:" + id] = true;
-        continue;
-      }
-      whole_used["counters:" + pool + d.consumes_counters.front().counter_set] = true;
-      for (const api::DeviceCounterConsumption& cc : d.consumes_counters) {
-        auto p = partition_index.find(pool + cc.counter_set);
-        if (p == partition_index.end()) continue;
-        for (auto& [name, values] : u.partitions[p->second].counters) {
-          auto c = cc.counters.find(name);
-          if (c != cc.counters.end()) values.first += c->second.value.AsApproximateDouble();
-        }
-      }
+      if (found != nullptr) CountWholeDeviceUse(*found->device, pool, id, index, u);
     }
   }
-  for (const auto& [key, used] : whole_used) {
-    const std::string& node = whole_node[key];
+}
+
+}  // namespace
+
+Utilization ComputeUtilization(const Scheduler& scheduler,
+                               const std::vector<api::ResourceSlice>& slices) {
+  Utilization u;
+  const Cluster& cluster = scheduler.cluster();
+  std::map<std::string, NodeUtilization> nodes;
+  for (const api::Node& n : cluster.nodes) nodes[n.metadata.name].name = n.metadata.name;
+  UtilizationIndex index;
+  IndexPartitions(slices, index, u);
+  IndexDevices(slices, index, u);
+  CountClaimUse(scheduler, index, u);
+  for (const auto& [key, used] : index.whole_used) {
+    const std::string& node = index.whole_node[key];
     ++u.devices;
     u.devices_used += used;
     auto n = nodes.find(node);
@@ -211,12 +245,37 @@ Utilization ComputeUtilization(const Scheduler& scheduler,
   return u;
 }
 
-json::Value SimulationJson(const SimulationReport& report) {
-  const Scheduler& s = *report.scheduler;
-  const Utilization& u = report.utilization;
-  Value root = Value::Object();
+namespace {
+
+// {"consumed": used, "total": total} for each named counter or capacity.
+Value UsageJson(const std::vector<std::pair<std::string, std::pair<double, double>>>& usage) {
+  Value out = Value::Object();
+  for (const auto& [name, values] : usage) {
+    Value x = Value::Object();
+    Put(x, "consumed", Num(values.first));
+    Put(x, "total", Num(values.second));
+    Put(out, name, std::move(x));
+  }
+  return out;
+}
+
+// A bound pod's prepared containers and prepare errors.
+void PutPrepared(Value& v, const PreparedPod& prepared) {
+  Value containers = Value::Array();
+  for (const PreparedContainer& c : prepared.containers) {
+    Value cv = Value::Object();
+    Put(cv, "name", Str(c.name));
+    if (c.init) Put(cv, "init", Value::Bool(true));
+    Put(cv, "cdiDevices", StringArray(c.cdi_devices));
+    containers.items.push_back(std::move(cv));
+  }
+  Put(v, "containers", std::move(containers));
+  if (!prepared.errors.empty()) Put(v, "prepareErrors", StringArray(prepared.errors));
+}
+
+Value PodsJson(const Scheduler& s, const PrepareReport* prepare) {
   Value pods = Value::Array();
-  auto prepared = PreparedPods(report.prepare);
+  auto prepared = PreparedPods(prepare);
   for (const PodRecord& p : s.pods()) {
     if (p.deleted) continue;
     Value v = Value::Object();
@@ -225,34 +284,21 @@ json::Value SimulationJson(const SimulationReport& report) {
     Put(v, "node", p.state == PodState::kBound ? Str(p.node) : Value{});
     Put(v, "phase", Str(PodStateName(p.state)));
     if (p.state != PodState::kBound && !p.reason.empty()) Put(v, "reason", Str(p.reason));
-    Value claims = Value::Array();
-    for (const std::string& c : p.claims) claims.items.push_back(Str(c));
-    if (!p.claims.empty()) Put(v, "claims", std::move(claims));
+    if (!p.claims.empty()) Put(v, "claims", StringArray(p.claims));
     if (p.waited_for_binding_conditions) Put(v, "bindingConditions", Str("met"));
     if (p.explanation) Put(v, "explanation", allocator::ExplanationValue(*p.explanation));
     if (auto it = prepared.find(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name);
         p.state == PodState::kBound && it != prepared.end()) {
-      Value containers = Value::Array();
-      for (const PreparedContainer& c : it->second->containers) {
-        Value cv = Value::Object();
-        Put(cv, "name", Str(c.name));
-        if (c.init) Put(cv, "init", Value::Bool(true));
-        Value ids = Value::Array();
-        for (const std::string& id : c.cdi_devices) ids.items.push_back(Str(id));
-        Put(cv, "cdiDevices", std::move(ids));
-        containers.items.push_back(std::move(cv));
-      }
-      Put(v, "containers", std::move(containers));
-      if (!it->second->errors.empty()) {
-        Value errors = Value::Array();
-        for (const std::string& e : it->second->errors) errors.items.push_back(Str(e));
-        Put(v, "prepareErrors", std::move(errors));
-      }
+      PutPrepared(v, *it->second);
     }
     pods.items.push_back(std::move(v));
   }
-  Put(root, "pods", std::move(pods));
+  return pods;
+}
 
+Value SummaryJson(const SimulationReport& report) {
+  const Scheduler& s = *report.scheduler;
+  const Utilization& u = report.utilization;
   Counts c = CountPods(s);
   Value summary = Value::Object();
   Put(summary, "scheduled", Int(c.scheduled));
@@ -268,8 +314,10 @@ json::Value SimulationJson(const SimulationReport& report) {
       Num(report.schedule_seconds > 0
               ? static_cast<double>(s.stats().bound) / report.schedule_seconds
               : 0));
-  Put(root, "summary", std::move(summary));
+  return summary;
+}
 
+Value NodesJson(const Utilization& u) {
   Value nodes = Value::Array();
   for (const NodeUtilization& n : u.nodes) {
     Value v = Value::Object();
@@ -279,8 +327,10 @@ json::Value SimulationJson(const SimulationReport& report) {
     Put(v, "devicesUsed", Int(n.devices_used));
     nodes.items.push_back(std::move(v));
   }
-  Put(root, "nodes", std::move(nodes));
+  return nodes;
+}
 
+Value DevicesJson(const Utilization& u) {
   Value devices = Value::Array();
   for (const DeviceUse& d : u.in_use) {
     Value v = Value::Object();
@@ -288,23 +338,14 @@ json::Value SimulationJson(const SimulationReport& report) {
     Put(v, "pool", Str(d.pool));
     Put(v, "device", Str(d.device));
     Put(v, "node", d.node.empty() ? Value{} : Str(d.node));
-    Value claims = Value::Array();
-    for (const std::string& c : d.claims) claims.items.push_back(Str(c));
-    Put(v, "claims", std::move(claims));
-    if (!d.capacity.empty()) {
-      Value cap = Value::Object();
-      for (const auto& [name, values] : d.capacity) {
-        Value x = Value::Object();
-        Put(x, "consumed", Num(values.first));
-        Put(x, "total", Num(values.second));
-        Put(cap, name, std::move(x));
-      }
-      Put(v, "capacity", std::move(cap));
-    }
+    Put(v, "claims", StringArray(d.claims));
+    if (!d.capacity.empty()) Put(v, "capacity", UsageJson(d.capacity));
     devices.items.push_back(std::move(v));
   }
-  Put(root, "devices", std::move(devices));
+  return devices;
+}
 
+Value PartitionsJson(const Utilization& u) {
   Value partitions = Value::Array();
   for (const PartitionUse& p : u.partitions) {
     Value v = Value::Object();
@@ -312,59 +353,60 @@ json::Value SimulationJson(const SimulationReport& report) {
     Put(v, "pool", Str(p.pool));
     Put(v, "counterSet", Str(p.counter_set));
     Put(v, "node", p.node.empty() ? Value{} : Str(p.node));
-    Value counters = Value::Object();
-    for (const auto& [name, values] : p.counters) {
-      Value x = Value::Object();
-      Put(x, "consumed", Num(values.first));
-      Put(x, "total", Num(values.second));
-      Put(counters, name, std::move(x));
-    }
-    Put(v, "counters", std::move(counters));
+    Put(v, "counters", UsageJson(p.counters));
     partitions.items.push_back(std::move(v));
   }
-  Put(root, "partitions", std::move(partitions));
+  return partitions;
+}
 
-  if (!s.cluster().warnings.empty()) {
-    Value w = Value::Array();
-    for (const std::string& x : s.cluster().warnings) w.items.push_back(Str(x));
-    Put(root, "warnings", std::move(w));
+Value DevicePluginJson(const DevicePluginResult& dp) {
+  Value v = Value::Object();
+  Value dpods = Value::Array();
+  for (const DevicePluginPod& p : dp.pods) {
+    Value x = Value::Object();
+    Put(x, "namespace", Str(p.namespace_));
+    Put(x, "name", Str(p.name));
+    Put(x, "node", p.node.empty() ? Value{} : Str(p.node));
+    if (p.node.empty()) Put(x, "reason", Str(p.reason));
+    Put(x, "devices", Int(p.devices));
+    dpods.items.push_back(std::move(x));
   }
+  Put(v, "pods", std::move(dpods));
+  Value sum = Value::Object();
+  Put(sum, "scheduled", Int(dp.scheduled));
+  Put(sum, "pending", Int(dp.pending));
+  Put(sum, "devices", Int(dp.devices));
+  Put(sum, "devicesUsed", Int(dp.devices_used));
+  Put(v, "summary", std::move(sum));
+  return v;
+}
 
+Value PrepareJson(const PrepareReport& pr) {
+  Value v = Value::Object();
+  Put(v, "nodes", Int(pr.nodes));
+  Put(v, "claimsPrepared", Int(pr.claims_prepared));
+  Put(v, "cdiDevices", Int(pr.cdi_devices));
+  Put(v, "failures", Int(pr.failures));
+  Put(v, "seconds", Num(pr.seconds));
+  Put(v, "errors", StringArray(pr.errors));
+  return v;
+}
+
+}  // namespace
+
+json::Value SimulationJson(const SimulationReport& report) {
+  const Scheduler& s = *report.scheduler;
+  Value root = Value::Object();
+  Put(root, "pods", PodsJson(s, report.prepare));
+  Put(root, "summary", SummaryJson(report));
+  Put(root, "nodes", NodesJson(report.utilization));
+  Put(root, "devices", DevicesJson(report.utilization));
+  Put(root, "partitions", PartitionsJson(report.utilization));
+  if (!s.cluster().warnings.empty()) Put(root, "warnings", StringArray(s.cluster().warnings));
   if (report.device_plugin != nullptr) {
-    const DevicePluginResult& dp = *report.device_plugin;
-    Value v = Value::Object();
-    Value dpods = Value::Array();
-    for (const DevicePluginPod& p : dp.pods) {
-      Value x = Value::Object();
-      Put(x, "namespace", Str(p.namespace_));
-      Put(x, "name", Str(p.name));
-      Put(x, "node", p.node.empty() ? Value{} : Str(p.node));
-      if (p.node.empty()) Put(x, "reason", Str(p.reason));
-      Put(x, "devices", Int(p.devices));
-      dpods.items.push_back(std::move(x));
-    }
-    Put(v, "pods", std::move(dpods));
-    Value sum = Value::Object();
-    Put(sum, "scheduled", Int(dp.scheduled));
-    Put(sum, "pending", Int(dp.pending));
-    Put(sum, "devices", Int(dp.devices));
-    Put(sum, "devicesUsed", Int(dp.devices_used));
-    Put(v, "summary", std::move(sum));
-    Put(root, "devicePlugin", std::move(v));
+    Put(root, "devicePlugin", DevicePluginJson(*report.device_plugin));
   }
-  if (report.prepare != nullptr) {
-    const PrepareReport& pr = *report.prepare;
-    Value v = Value::Object();
-    Put(v, "nodes", Int(pr.nodes));
-    Put(v, "claimsPrepared", Int(pr.claims_prepared));
-    Put(v, "cdiDevices", Int(pr.cdi_devices));
-    Put(v, "failures", Int(pr.failures));
-    Put(v, "seconds", Num(pr.seconds));
-    Value errors = Value::Array();
-    for (const std::string& e : pr.errors) errors.items.push_back(Str(e));
-    Put(v, "errors", std::move(errors));
-    Put(root, "prepare", std::move(v));
-  }
+  if (report.prepare != nullptr) Put(root, "prepare", PrepareJson(*report.prepare));
   return root;
 }
 
@@ -377,12 +419,10 @@ std::string PrepareSummaryText(const PrepareReport& pr) {
          Fixed(pr.seconds * 1000, 1) + " ms";
 }
 
-}  // namespace
-
-std::string SimulationText(const SimulationReport& report) {
+// The headline: pods scheduled, timing, devices in use and cluster warnings.
+std::string HeadlineText(const SimulationReport& report, const Counts& c) {
   const Scheduler& s = *report.scheduler;
   const Utilization& u = report.utilization;
-  Counts c = CountPods(s);
   std::string out;
   out += "Scheduled " + std::to_string(c.scheduled) + " of " +
          std::to_string(c.scheduled + c.pending) + " pods on " + std::to_string(s.nodes().size()) +
@@ -398,95 +438,128 @@ std::string SimulationText(const SimulationReport& report) {
          " (" + Percent(static_cast<double>(u.devices_used), static_cast<double>(u.devices)) +
          ")\n";
   for (const std::string& w : s.cluster().warnings) out += "warning: " + w + "\n";
+  return out;
+}
 
-  out += "\nPLACEMENTS\n";
+std::string PlacementsText(const Scheduler& s) {
+  std::string out = "\nPLACEMENTS\n";
   for (const PodRecord& p : s.pods()) {
     if (p.deleted || p.state != PodState::kBound) continue;
     out += "  " + p.pod.metadata.namespace_ + "/" + p.pod.metadata.name + " -> " + p.node;
-    if (!p.claims.empty()) {
-      out += "  [";
-      for (std::size_t i = 0; i < p.claims.size(); ++i) out += (i ? ", " : "") + p.claims[i];
-      out += "]";
-    }
+    if (!p.claims.empty()) out += "  [" + Joined(p.claims, ", ") + "]";
     out += "\n";
   }
-  if (c.pending > 0) {
-    out += "\nPENDING\n";
-    for (const PodRecord& p : s.pods()) {
-      if (p.deleted || p.state != PodState::kPending) continue;
-      out += "  " + p.pod.metadata.namespace_ + "/" + p.pod.metadata.name + ": " + p.reason + "\n";
-      if (p.explanation) {
-        std::string text = allocator::ExplanationText(*p.explanation);
-        std::size_t pos = 0;
-        while (pos < text.size()) {
-          std::size_t end = text.find('\n', pos);
-          if (end == std::string::npos) end = text.size();
-          out += "    " + text.substr(pos, end - pos) + "\n";
-          pos = end + 1;
-        }
-      }
-    }
+  return out;
+}
+
+// Each line of `text`, indented by `indent`.
+std::string Indented(const std::string& text, const std::string& indent) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    out += indent + text.substr(pos, end - pos) + "\n";
+    pos = end + 1;
   }
-  out += "\nNODES\n";
+  return out;
+}
+
+std::string PendingText(const Scheduler& s) {
+  std::string out = "\nPENDING\n";
+  for (const PodRecord& p : s.pods()) {
+    if (p.deleted || p.state != PodState::kPending) continue;
+    out += "  " + p.pod.metadata.namespace_ + "/" + p.pod.metadata.name + ": " + p.reason + "\n";
+    if (p.explanation) out += Indented(allocator::ExplanationText(*p.explanation), "    ");
+  }
+  return out;
+}
+
+std::string NodesText(const Utilization& u) {
+  std::string out = "\nNODES\n";
   for (const NodeUtilization& n : u.nodes) {
     out += "  " + n.name + ": " + std::to_string(n.pods) + " pods, devices " +
            std::to_string(n.devices_used) + "/" + std::to_string(n.devices) + " (" +
            Percent(static_cast<double>(n.devices_used), static_cast<double>(n.devices)) + ")\n";
   }
-  if (!u.partitions.empty()) {
-    out += "\nPARTITIONS (counter sets)\n";
-    for (const PartitionUse& p : u.partitions) {
-      out += "  " + p.driver + "/" + p.pool + "/" + p.counter_set +
-             (p.node.empty() ? "" : " on " + p.node) + ":";
-      for (const auto& [name, values] : p.counters) {
-        out += " " + name + " " + Percent(values.first, values.second);
-      }
-      out += "\n";
-    }
+  return out;
+}
+
+// " name 42%" for each named counter or capacity.
+std::string UsageText(const std::vector<std::pair<std::string, std::pair<double, double>>>& usage) {
+  std::string out;
+  for (const auto& [name, values] : usage) {
+    out += " " + name + " " + Percent(values.first, values.second);
   }
+  return out;
+}
+
+std::string PartitionsText(const Utilization& u) {
+  std::string out = "\nPARTITIONS (counter sets)\n";
+  for (const PartitionUse& p : u.partitions) {
+    out += "  " + p.driver + "/" + p.pool + "/" + p.counter_set +
+           (p.node.empty() ? "" : " on " + p.node) + ":" + UsageText(p.counters) + "\n";
+  }
+  return out;
+}
+
+std::string SharedDevicesText(const Utilization& u) {
+  std::string out = "\nSHARED DEVICES (consumable capacity)\n";
+  for (const DeviceUse& d : u.in_use) {
+    if (d.capacity.empty()) continue;
+    out += "  " + d.driver + "/" + d.pool + "/" + d.device + ": " +
+           std::to_string(d.claims.size()) + " claims;" + UsageText(d.capacity) + "\n";
+  }
+  return out;
+}
+
+std::string PreparedText(const PrepareReport& pr) {
+  std::string out = "\nPREPARED (CDI devices per container)\n";
+  for (const PreparedPod& p : pr.pods) {
+    out += "  " + p.namespace_ + "/" + p.name + " on " + p.node + "\n";
+    for (const PreparedContainer& c : p.containers) {
+      out += "    " + std::string(c.init ? "init container " : "") + c.name + ": " +
+             (c.cdi_devices.empty() ? "-" : Joined(c.cdi_devices, ", ")) + "\n";
+    }
+    for (const std::string& e : p.errors) out += "    error: " + e + "\n";
+  }
+  for (const std::string& e : pr.errors) out += "  error: " + e + "\n";
+  out += "  " + PrepareSummaryText(pr) + "\n";
+  return out;
+}
+
+std::string ComparisonText(const Counts& c, const Utilization& u, const DevicePluginResult& dp) {
+  std::string out = "\nCOMPARISON          DRA    device plugin\n";
+  auto row = [&](const std::string& label, std::int64_t a, std::int64_t b) {
+    std::string l = label;
+    l.resize(18, ' ');
+    std::string x = std::to_string(a);
+    x.resize(7, ' ');
+    out += "  " + l + x + std::to_string(b) + "\n";
+  };
+  row("pods scheduled", c.scheduled, dp.scheduled);
+  row("pods pending", c.pending, dp.pending);
+  row("devices used", u.devices_used, dp.devices_used);
+  row("devices", u.devices, dp.devices);
+  return out;
+}
+
+}  // namespace
+
+std::string SimulationText(const SimulationReport& report) {
+  const Scheduler& s = *report.scheduler;
+  const Utilization& u = report.utilization;
+  Counts c = CountPods(s);
+  std::string out = HeadlineText(report, c);
+  out += PlacementsText(s);
+  if (c.pending > 0) out += PendingText(s);
+  out += NodesText(u);
+  if (!u.partitions.empty()) out += PartitionsText(u);
   bool shared = false;
   for (const DeviceUse& d : u.in_use) shared |= !d.capacity.empty();
-  if (shared) {
-    out += "\nSHARED DEVICES (consumable capacity)\n";
-    for (const DeviceUse& d : u.in_use) {
-      if (d.capacity.empty()) continue;
-      out += "  " + d.driver + "/" + d.pool + "/" + d.device + ": " +
-             std::to_string(d.claims.size()) + " claims;";
-      for (const auto& [name, values] : d.capacity) {
-        out += " " + name + " " + Percent(values.first, values.second);
-      }
-      out += "\n";
-    }
-  }
-  if (report.prepare != nullptr) {
-    const PrepareReport& pr = *report.prepare;
-    out += "\nPREPARED (CDI devices per container)\n";
-    for (const PreparedPod& p : pr.pods) {
-      out += "  " + p.namespace_ + "/" + p.name + " on " + p.node + "\n";
-      for (const PreparedContainer& c : p.containers) {
-        out += "    " + std::string(c.init ? "init container " : "") + c.name + ": " +
-               (c.cdi_devices.empty() ? "-" : Joined(c.cdi_devices, ", ")) + "\n";
-      }
-      for (const std::string& e : p.errors) out += "    error: " + e + "\n";
-    }
-    for (const std::string& e : pr.errors) out += "  error: " + e + "\n";
-    out += "  " + PrepareSummaryText(pr) + "\n";
-  }
-  if (report.device_plugin != nullptr) {
-    const DevicePluginResult& dp = *report.device_plugin;
-    out += "\nCOMPARISON          DRA    device plugin\n";
-    auto row = [&](const std::string& label, std::int64_t a, std::int64_t b) {
-      std::string l = label;
-      l.resize(18, ' ');
-      std::string x = std::to_string(a);
-      x.resize(7, ' ');
-      out += "  " + l + x + std::to_string(b) + "\n";
-    };
-    row("pods scheduled", c.scheduled, dp.scheduled);
-    row("pods pending", c.pending, dp.pending);
-    row("devices used", u.devices_used, dp.devices_used);
-    row("devices", u.devices, dp.devices);
-  }
+  if (shared) out += SharedDevicesText(u);
+  if (report.prepare != nullptr) out += PreparedText(*report.prepare);
+  if (report.device_plugin != nullptr) out += ComparisonText(c, u, *report.device_plugin);
   return out;
 }
 
@@ -506,6 +579,17 @@ std::string Bar(const std::string& label, double used, double total, const std::
   return out;
 }
 
+// Bars stacked top to bottom, 22 pixels apart.
+struct Bars {
+  std::vector<std::string> bars;
+  int y = 2;
+
+  void Add(const std::string& label, double used, double total, const std::string& color) {
+    bars.push_back(Bar(label, used, total, color, y));
+    y += 22;
+  }
+};
+
 std::string Chart(const std::string& title, const std::vector<std::string>& bars) {
   std::string out = "<h2>" + Html(title) + "</h2><svg width=\"820\" height=\"" +
                     std::to_string(bars.size() * 22 + 4) +
@@ -515,12 +599,9 @@ std::string Chart(const std::string& title, const std::vector<std::string>& bars
   return out + "</svg>";
 }
 
-}  // namespace
-
-std::string SimulationHtml(const SimulationReport& report) {
-  const Scheduler& s = *report.scheduler;
+// The page's head and its key figures.
+std::string HtmlHeader(const SimulationReport& report, const Counts& c) {
   const Utilization& u = report.utilization;
-  Counts c = CountPods(s);
   std::string out =
       "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>dra simulate</title><style>"
       "body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}"
@@ -533,105 +614,124 @@ std::string SimulationHtml(const SimulationReport& report) {
   };
   kpi("pods scheduled", std::to_string(c.scheduled));
   kpi("pods pending", std::to_string(c.pending));
-  kpi("nodes", std::to_string(s.nodes().size()));
+  kpi("nodes", std::to_string(report.scheduler->nodes().size()));
   kpi("devices in use", std::to_string(u.devices_used) + " / " + std::to_string(u.devices));
   kpi("scheduling time", Fixed(report.schedule_seconds * 1000, 1) + " ms");
+  return out;
+}
 
-  std::vector<std::string> bars;
-  int y = 2;
-  bars.push_back(Bar("DRA: pods scheduled", static_cast<double>(c.scheduled),
-                     static_cast<double>(c.scheduled + c.pending), "#2a7", y));
-  y += 22;
-  bars.push_back(Bar("DRA: devices used", static_cast<double>(u.devices_used),
-                     static_cast<double>(u.devices), "#27a", y));
-  y += 22;
+// Pods scheduled and devices used, and the device-plugin model's when it ran.
+std::string OverviewChart(const SimulationReport& report, const Counts& c) {
+  const Utilization& u = report.utilization;
+  Bars b;
+  b.Add("DRA: pods scheduled", static_cast<double>(c.scheduled),
+        static_cast<double>(c.scheduled + c.pending), "#2a7");
+  b.Add("DRA: devices used", static_cast<double>(u.devices_used), static_cast<double>(u.devices),
+        "#27a");
   if (report.device_plugin != nullptr) {
     const DevicePluginResult& dp = *report.device_plugin;
-    bars.push_back(Bar("device plugin: pods scheduled", static_cast<double>(dp.scheduled),
-                       static_cast<double>(dp.scheduled + dp.pending), "#a72", y));
-    y += 22;
-    bars.push_back(Bar("device plugin: devices used", static_cast<double>(dp.devices_used),
-                       static_cast<double>(dp.devices), "#a52", y));
+    b.Add("device plugin: pods scheduled", static_cast<double>(dp.scheduled),
+          static_cast<double>(dp.scheduled + dp.pending), "#a72");
+    b.Add("device plugin: devices used", static_cast<double>(dp.devices_used),
+          static_cast<double>(dp.devices), "#a52");
   }
-  out +=
-      Chart(report.device_plugin ? "DRA compared with the device-plugin model" : "Overview", bars);
+  return Chart(report.device_plugin ? "DRA compared with the device-plugin model" : "Overview",
+               b.bars);
+}
 
-  bars.clear();
-  y = 2;
+std::string NodesChart(const Utilization& u) {
+  Bars b;
   for (const NodeUtilization& n : u.nodes) {
-    bars.push_back(Bar(n.name + " (" + std::to_string(n.pods) + " pods)",
-                       static_cast<double>(n.devices_used), static_cast<double>(n.devices), "#27a",
-                       y));
-    y += 22;
+    b.Add(n.name + " (" + std::to_string(n.pods) + " pods)", static_cast<double>(n.devices_used),
+          static_cast<double>(n.devices), "#27a");
   }
-  out += Chart("Devices in use per node", bars);
+  return Chart("Devices in use per node", b.bars);
+}
 
-  if (!u.partitions.empty()) {
-    bars.clear();
-    y = 2;
-    for (const PartitionUse& p : u.partitions) {
-      for (const auto& [name, values] : p.counters) {
-        bars.push_back(
-            Bar(p.pool + "/" + p.counter_set + " " + name, values.first, values.second, "#72a", y));
-        y += 22;
-      }
+std::string PartitionsChart(const Utilization& u) {
+  Bars b;
+  for (const PartitionUse& p : u.partitions) {
+    for (const auto& [name, values] : p.counters) {
+      b.Add(p.pool + "/" + p.counter_set + " " + name, values.first, values.second, "#72a");
     }
-    out += Chart("Partitionable devices: counters consumed", bars);
   }
-  bars.clear();
-  y = 2;
+  return Chart("Partitionable devices: counters consumed", b.bars);
+}
+
+// Empty when no device has consumable capacity.
+std::string SharedDevicesChart(const Utilization& u) {
+  Bars b;
   for (const DeviceUse& d : u.in_use) {
     for (const auto& [name, values] : d.capacity) {
-      bars.push_back(
-          Bar(d.pool + "/" + d.device + " " + name, values.first, values.second, "#2aa", y));
-      y += 22;
+      b.Add(d.pool + "/" + d.device + " " + name, values.first, values.second, "#2aa");
     }
   }
-  if (!bars.empty()) out += Chart("Shared devices: capacity consumed", bars);
+  if (b.bars.empty()) return "";
+  return Chart("Shared devices: capacity consumed", b.bars);
+}
 
-  if (c.pending > 0) {
-    out += "<h2>Pending pods</h2><table><tr><th>Pod</th><th>Reason</th><th>Explanation</th></tr>";
-    for (const PodRecord& p : s.pods()) {
-      if (p.deleted || p.state != PodState::kPending) continue;
-      out += "<tr><td>" + Html(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name) +
-             "</td><td class=\"pending\">" + Html(p.reason) + "</td><td><pre>" +
-             (p.explanation ? Html(allocator::ExplanationText(*p.explanation)) : "") +
-             "</pre></td></tr>";
-    }
-    out += "</table>";
+std::string PendingTable(const Scheduler& s) {
+  std::string out =
+      "<h2>Pending pods</h2><table><tr><th>Pod</th><th>Reason</th><th>Explanation</th></tr>";
+  for (const PodRecord& p : s.pods()) {
+    if (p.deleted || p.state != PodState::kPending) continue;
+    out += "<tr><td>" + Html(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name) +
+           "</td><td class=\"pending\">" + Html(p.reason) + "</td><td><pre>" +
+           (p.explanation ? Html(allocator::ExplanationText(*p.explanation)) : "") +
+           "</pre></td></tr>";
   }
-  out += "<h2>Placements</h2><table><tr><th>Pod</th><th>Node</th><th>Claims</th></tr>";
+  return out + "</table>";
+}
+
+std::string PlacementsTable(const Scheduler& s) {
+  std::string out = "<h2>Placements</h2><table><tr><th>Pod</th><th>Node</th><th>Claims</th></tr>";
   for (const PodRecord& p : s.pods()) {
     if (p.deleted || p.state != PodState::kBound) continue;
-    std::string claims;
-    for (std::size_t i = 0; i < p.claims.size(); ++i) claims += (i ? ", " : "") + p.claims[i];
     out += "<tr><td>" + Html(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name) + "</td><td>" +
-           Html(p.node) + "</td><td>" + Html(claims) + "</td></tr>";
+           Html(p.node) + "</td><td>" + Html(Joined(p.claims, ", ")) + "</td></tr>";
+  }
+  return out + "</table>";
+}
+
+std::string PreparedTable(const PrepareReport& pr) {
+  std::string out =
+      "<h2>Prepared devices</h2><p>" + Html(PrepareSummaryText(pr)) +
+      "</p><table><tr><th>Pod</th><th>Node</th><th>Container</th><th>CDI devices</th></tr>";
+  for (const PreparedPod& p : pr.pods) {
+    std::string pod = Html(p.namespace_ + "/" + p.name);
+    for (const PreparedContainer& c : p.containers) {
+      out += "<tr><td>" + pod + "</td><td>" + Html(p.node) + "</td><td>" +
+             Html((c.init ? "init: " : "") + c.name) + "</td><td>" +
+             Html(Joined(c.cdi_devices, ", ")) + "</td></tr>";
+    }
+    for (const std::string& e : p.errors) {
+      out += "<tr><td>" + pod + "</td><td>" + Html(p.node) +
+             "</td><td></td><td class=\"pending\">" + Html(e) + "</td></tr>";
+    }
   }
   out += "</table>";
-  if (report.prepare != nullptr) {
-    const PrepareReport& pr = *report.prepare;
-    out += "<h2>Prepared devices</h2><p>" + Html(PrepareSummaryText(pr)) +
-           "</p><table><tr><th>Pod</th><th>Node</th><th>Container</th><th>CDI devices</th></tr>";
-    for (const PreparedPod& p : pr.pods) {
-      std::string pod = Html(p.namespace_ + "/" + p.name);
-      for (const PreparedContainer& c : p.containers) {
-        out += "<tr><td>" + pod + "</td><td>" + Html(p.node) + "</td><td>" +
-               Html((c.init ? "init: " : "") + c.name) + "</td><td>" +
-               Html(Joined(c.cdi_devices, ", ")) + "</td></tr>";
-      }
-      for (const std::string& e : p.errors) {
-        out += "<tr><td>" + pod + "</td><td>" + Html(p.node) +
-               "</td><td></td><td class=\"pending\">" + Html(e) + "</td></tr>";
-      }
-    }
-    out += "</table>";
-    if (!pr.errors.empty()) {
-      out += "<ul>";
-      for (const std::string& e : pr.errors) out += "<li class=\"pending\">" + Html(e) + "</li>";
-      out += "</ul>";
-    }
+  if (!pr.errors.empty()) {
+    out += "<ul>";
+    for (const std::string& e : pr.errors) out += "<li class=\"pending\">" + Html(e) + "</li>";
+    out += "</ul>";
   }
+  return out;
+}
+
+}  // namespace
+
+std::string SimulationHtml(const SimulationReport& report) {
+  const Scheduler& s = *report.scheduler;
+  const Utilization& u = report.utilization;
+  Counts c = CountPods(s);
+  std::string out = HtmlHeader(report, c);
+  out += OverviewChart(report, c);
+  out += NodesChart(u);
+  if (!u.partitions.empty()) out += PartitionsChart(u);
+  out += SharedDevicesChart(u);
+  if (c.pending > 0) out += PendingTable(s);
+  out += PlacementsTable(s);
+  if (report.prepare != nullptr) out += PreparedTable(*report.prepare);
   if (!s.cluster().warnings.empty()) {
     out += "<h2>Warnings</h2><ul>";
     for (const std::string& w : s.cluster().warnings) out += "<li>" + Html(w) + "</li>";

@@ -30,6 +30,84 @@ api::Pod NewPod(int index) {
   return pod;
 }
 
+// Capacity, taints and cordoning for a generated node.
+void DressNode(api::Node& node, const ClusterWorkloadParams& params, Rng& rng) {
+  api::ResourceList& a = node.status.allocatable;
+  a["cpu"] = Q("4");
+  a["memory"] = Q("16Gi");
+  a["pods"] = Q("110");
+  if (rng.Chance(params.p_device_plugin)) a[kExtendedResource] = Q("2");
+  node.status.capacity = a;
+  if (rng.Chance(params.p_node_taint)) {
+    node.spec.taints.push_back({"dedicated", rng.Pick(kTeams), "NoSchedule", {}});
+  }
+  node.spec.unschedulable = rng.Chance(params.p_cordoned);
+}
+
+api::ResourceClaimTemplate TemplateOf(const api::ResourceClaim& claim, std::size_t index) {
+  api::ResourceClaimTemplate t;
+  t.type = {"ResourceClaimTemplate", "resource.k8s.io/v1"};
+  t.metadata.name = "tmpl-" + std::to_string(index);
+  t.metadata.namespace_ = "default";
+  t.spec.spec = claim.spec;
+  return t;
+}
+
+// The extended resource: DRA serves it where a node does not advertise it.
+api::DeviceClass ExtendedResourceClass() {
+  api::DeviceClass ext;
+  ext.type = {"DeviceClass", "resource.k8s.io/v1"};
+  ext.metadata.name = "extended-gpu";
+  ext.spec.extended_resource_name = kExtendedResource;
+  api::DeviceSelector sel;
+  sel.cel = api::CELDeviceSelector{"device.driver == \"gpu-0.example.com\""};
+  ext.spec.selectors.push_back(std::move(sel));
+  return ext;
+}
+
+// What the pod asks for: too much CPU, the extended resource, claims from the
+// templates, or nothing beyond its CPU.
+void AddRequests(api::Pod& pod, const ClusterWorkloadParams& params,
+                 const std::vector<std::string>& templates, Rng& rng) {
+  api::Container& c = pod.spec.containers.front();
+  double r = static_cast<double>(rng.Below(1000)) / 1000.0;
+  if (r < params.p_too_big) {
+    c.resources.requests["cpu"] = Q("64");
+  } else if (r < params.p_too_big + params.p_extended) {
+    std::string n = std::to_string(rng.Between(1, 2));
+    c.resources.requests[kExtendedResource] = Q(n);
+    c.resources.limits[kExtendedResource] = Q(n);
+  } else if (r < params.p_too_big + params.p_extended + params.p_claims && !templates.empty()) {
+    int uses = rng.Between(1, std::min<int>(2, static_cast<int>(templates.size())));
+    for (int k = 0; k < uses; ++k) {
+      api::PodResourceClaim entry;
+      entry.name = "claim-" + std::to_string(k);
+      entry.resource_claim_template_name = rng.Pick(templates);
+      c.resources.claims.push_back({entry.name, ""});
+      pod.spec.resource_claims.push_back(std::move(entry));
+    }
+  }
+}
+
+// A toleration of the node taint and a zone selector, each by chance.
+void AddPlacement(api::Pod& pod, const ClusterWorkloadParams& params, Rng& rng) {
+  if (rng.Chance(params.p_toleration)) {
+    api::Toleration t;
+    t.key = "dedicated";
+    t.effect = "NoSchedule";
+    if (rng.Chance(0.5)) {
+      t.operator_ = "Exists";
+    } else {
+      t.operator_ = "Equal";
+      t.value = rng.Pick(kTeams);
+    }
+    pod.spec.tolerations.push_back(std::move(t));
+  }
+  if (rng.Chance(params.p_node_selector)) {
+    pod.spec.node_selector["topology.example.com/zone"] = rng.Pick(kZones);
+  }
+}
+
 }  // namespace
 
 ClusterWorkload GenerateClusterWorkload(const ClusterWorkloadParams& params) {
@@ -52,23 +130,10 @@ ClusterWorkload GenerateClusterWorkload(const ClusterWorkloadParams& params) {
   std::vector<api::Object> tail;  // templates after the cluster objects
   for (api::Object& o : scenario.objects) {
     if (auto* node = std::get_if<api::Node>(&o)) {
-      api::ResourceList& a = node->status.allocatable;
-      a["cpu"] = Q("4");
-      a["memory"] = Q("16Gi");
-      a["pods"] = Q("110");
-      if (rng.Chance(params.p_device_plugin)) a[kExtendedResource] = Q("2");
-      node->status.capacity = a;
-      if (rng.Chance(params.p_node_taint)) {
-        node->spec.taints.push_back({"dedicated", rng.Pick(kTeams), "NoSchedule", {}});
-      }
-      node->spec.unschedulable = rng.Chance(params.p_cordoned);
+      DressNode(*node, params, rng);
       out.objects.push_back(std::move(o));
     } else if (auto* claim = std::get_if<api::ResourceClaim>(&o)) {
-      api::ResourceClaimTemplate t;
-      t.type = {"ResourceClaimTemplate", "resource.k8s.io/v1"};
-      t.metadata.name = "tmpl-" + std::to_string(templates.size());
-      t.metadata.namespace_ = "default";
-      t.spec.spec = claim->spec;
+      api::ResourceClaimTemplate t = TemplateOf(*claim, templates.size());
       templates.push_back(t.metadata.name);
       tail.emplace_back(std::move(t));
     } else if (std::holds_alternative<api::Namespace>(o)) {
@@ -77,53 +142,14 @@ ClusterWorkload GenerateClusterWorkload(const ClusterWorkloadParams& params) {
       out.objects.push_back(std::move(o));
     }
   }
-  // The extended resource: DRA serves it where a node does not advertise it.
-  api::DeviceClass ext;
-  ext.type = {"DeviceClass", "resource.k8s.io/v1"};
-  ext.metadata.name = "extended-gpu";
-  ext.spec.extended_resource_name = kExtendedResource;
-  api::DeviceSelector sel;
-  sel.cel = api::CELDeviceSelector{"device.driver == \"gpu-0.example.com\""};
-  ext.spec.selectors.push_back(std::move(sel));
-  out.objects.emplace_back(std::move(ext));
+  out.objects.emplace_back(ExtendedResourceClass());
   for (api::Object& t : tail) out.objects.push_back(std::move(t));
 
   const int pods = std::min(params.pods, 10 * std::max(1, params.nodes));
   for (int i = 0; i < pods; ++i) {
     api::Pod pod = NewPod(i);
-    api::Container& c = pod.spec.containers.front();
-    double r = static_cast<double>(rng.Below(1000)) / 1000.0;
-    if (r < params.p_too_big) {
-      c.resources.requests["cpu"] = Q("64");
-    } else if (r < params.p_too_big + params.p_extended) {
-      std::string n = std::to_string(rng.Between(1, 2));
-      c.resources.requests[kExtendedResource] = Q(n);
-      c.resources.limits[kExtendedResource] = Q(n);
-    } else if (r < params.p_too_big + params.p_extended + params.p_claims && !templates.empty()) {
-      int uses = rng.Between(1, std::min<int>(2, static_cast<int>(templates.size())));
-      for (int k = 0; k < uses; ++k) {
-        api::PodResourceClaim entry;
-        entry.name = "claim-" + std::to_string(k);
-        entry.resource_claim_template_name = rng.Pick(templates);
-        c.resources.claims.push_back({entry.name, ""});
-        pod.spec.resource_claims.push_back(std::move(entry));
-      }
-    }
-    if (rng.Chance(params.p_toleration)) {
-      api::Toleration t;
-      t.key = "dedicated";
-      t.effect = "NoSchedule";
-      if (rng.Chance(0.5)) {
-        t.operator_ = "Exists";
-      } else {
-        t.operator_ = "Equal";
-        t.value = rng.Pick(kTeams);
-      }
-      pod.spec.tolerations.push_back(std::move(t));
-    }
-    if (rng.Chance(params.p_node_selector)) {
-      pod.spec.node_selector["topology.example.com/zone"] = rng.Pick(kZones);
-    }
+    AddRequests(pod, params, templates, rng);
+    AddPlacement(pod, params, rng);
     out.objects.emplace_back(std::move(pod));
   }
   return out;

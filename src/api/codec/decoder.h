@@ -60,6 +60,10 @@ class Decoder {
  private:
   template <class S>
   void ReadStruct(const json::Value& v, S& out, bool skip_type_meta = false);
+  template <class T>
+  void ReadList(const json::Value& v, T& out);  // a List<...>
+  template <class T>
+  void ReadMap(const json::Value& v, T& out);  // a std::map<std::string, ...>
   template <class S, class Fields, std::size_t... I>
   bool ReadMember(const json::Member& m, S& out, const Fields& fields, std::uint64_t& seen,
                   std::size_t bit_base, std::index_sequence<I...>);
@@ -308,48 +312,9 @@ void Decoder::Read(const json::Value& v, T& out) {
     out.emplace();
     Read(v, *out);
   } else if constexpr (IsList<T>::value) {
-    if (v.kind == json::Kind::kNull) {
-      out.set_nil();
-      return;
-    }
-    if (v.kind != json::Kind::kArray) {
-      TypeError(v, JsonKindName(v), GoTypeName<T>(version_));
-      return;
-    }
-    out.clear();
-    out.set_present();
-    out.resize(v.items.size());
-    for (std::size_t i = 0; i < v.items.size(); ++i) {
-      Mark m = EnterIndex(i);
-      if constexpr (std::is_same_v<typename T::value_type, bool>) {
-        bool b = false;
-        Read(v.items[i], b);
-        out[i] = b;
-      } else {
-        Read(v.items[i], out[i]);
-      }
-      Leave(m);
-    }
+    ReadList(v, out);
   } else if constexpr (IsMap<T>::value) {
-    if (v.kind == json::Kind::kNull) {
-      out.clear();
-      return;
-    }
-    if (v.kind != json::Kind::kObject) {
-      TypeError(v, JsonKindName(v), GoTypeName<T>(version_));
-      return;
-    }
-    out.clear();
-    for (const json::Member& m : v.members) {
-      Mark mark = Enter(m.key);
-      auto [it, inserted] = out.try_emplace(m.key);
-      if (!inserted) {
-        strict_.push_back("duplicate field \"" + path_ + "\"");
-        it->second = typename T::mapped_type{};
-      }
-      Read(m.value, it->second);
-      Leave(mark);
-    }
+    ReadMap(v, out);
   } else if constexpr (std::is_same_v<T, Device> || std::is_same_v<T, DeviceRequest>) {
     // v1beta1 shapes these differently: device fields under `basic`, flat requests.
     if (version_ == ApiVersion::kV1beta1) {
@@ -369,6 +334,55 @@ void Decoder::Read(const json::Value& v, T& out) {
     }
   } else {
     ReadStruct(v, out);
+  }
+}
+
+template <class T>
+void Decoder::ReadList(const json::Value& v, T& out) {
+  if (v.kind == json::Kind::kNull) {
+    out.set_nil();
+    return;
+  }
+  if (v.kind != json::Kind::kArray) {
+    TypeError(v, JsonKindName(v), GoTypeName<T>(version_));
+    return;
+  }
+  out.clear();
+  out.set_present();
+  out.resize(v.items.size());
+  for (std::size_t i = 0; i < v.items.size(); ++i) {
+    Mark m = EnterIndex(i);
+    if constexpr (std::is_same_v<typename T::value_type, bool>) {
+      bool b = false;
+      Read(v.items[i], b);
+      out[i] = b;
+    } else {
+      Read(v.items[i], out[i]);
+    }
+    Leave(m);
+  }
+}
+
+template <class T>
+void Decoder::ReadMap(const json::Value& v, T& out) {
+  if (v.kind == json::Kind::kNull) {
+    out.clear();
+    return;
+  }
+  if (v.kind != json::Kind::kObject) {
+    TypeError(v, JsonKindName(v), GoTypeName<T>(version_));
+    return;
+  }
+  out.clear();
+  for (const json::Member& m : v.members) {
+    Mark mark = Enter(m.key);
+    auto [it, inserted] = out.try_emplace(m.key);
+    if (!inserted) {
+      strict_.push_back("duplicate field \"" + path_ + "\"");
+      it->second = typename T::mapped_type{};
+    }
+    Read(m.value, it->second);
+    Leave(mark);
   }
 }
 

@@ -687,6 +687,41 @@ class SliceValidator {
       return;
     }
     const Quantity& min = *range.min;
+    RangeOrder(default_value, capacity, range, path);
+
+    const std::vector<Bound> bounds = {{&default_value, "default"},
+                                       {&min, "min"},
+                                       {range.max ? &*range.max : nullptr, "max"},
+                                       {range.step ? &*range.step : nullptr, "step"}};
+    // Milli units are used when fractional ranges are supported and any bound
+    // needs them; every bound must then be exact in milli units.
+    const bool milli = Enabled(Feature::kDRAFractionalCapacityRange) &&
+                       std::any_of(bounds.begin(), bounds.end(), [](const Bound& b) {
+                         return b.q != nullptr && !b.q->IsInteger();
+                       });
+    if (milli && !BoundsFitMilli(bounds, path)) return;
+    if (!range.step) return;
+    const Quantity& step = *range.step;
+    if (step.Sign() <= 0) {
+      hv().push_back(Invalid(path + ".step", QuantityValue(step), "must be greater than zero"));
+      return;
+    }
+    const Quantity one_step = min.Add(step);
+    if (one_step.Compare(capacity) > 0) {
+      hv().push_back(Invalid(path + ".step", QuantityValue(step),
+                             "one step " + one_step.String() +
+                                 " is larger than capacity value: " + capacity.String()));
+    }
+    // Integer arithmetic below needs every bound within [0, MaxInt64].
+    if (!milli && !BoundsFitInt64(bounds, path)) return;
+    StepMultiple(default_value, min, step, milli, path + ".step");
+    if (range.max) StepMultiple(*range.max, min, step, milli, path + ".step");
+  }
+
+  // min and max against each other and the capacity; default between them.
+  void RangeOrder(const Quantity& default_value, const Quantity& capacity,
+                  const CapacityRequestPolicyRange& range, const std::string& path) {
+    const Quantity& min = *range.min;
     if (min.Compare(capacity) > 0) {
       hv().push_back(Invalid(path + ".min", QuantityValue(min),
                              "min is larger than capacity value: " + capacity.String()));
@@ -710,59 +745,37 @@ class SliceValidator {
                                "default is more than max: " + max.String()));
       }
     }
+  }
 
-    const std::vector<Bound> bounds = {{&default_value, "default"},
-                                       {&min, "min"},
-                                       {range.max ? &*range.max : nullptr, "max"},
-                                       {range.step ? &*range.step : nullptr, "step"}};
-    // Milli units are used when fractional ranges are supported and any bound
-    // needs them; every bound must then be exact in milli units.
-    const bool milli = Enabled(Feature::kDRAFractionalCapacityRange) &&
-                       std::any_of(bounds.begin(), bounds.end(), [](const Bound& b) {
-                         return b.q != nullptr && !b.q->IsInteger();
-                       });
-    if (milli) {
-      bool unsafe = false;
-      for (const Bound& b : bounds) {
-        if (b.q == nullptr || FitsMilli(*b.q)) continue;
-        hv().push_back(Invalid(path + "." + std::string(b.name), QuantityValue(*b.q),
-                               "value cannot be represented as a milli value"));
-        unsafe = true;
+  // Whether every bound is exact in milli units; an error for each one that is not.
+  bool BoundsFitMilli(const std::vector<Bound>& bounds, const std::string& path) {
+    bool fit = true;
+    for (const Bound& b : bounds) {
+      if (b.q == nullptr || FitsMilli(*b.q)) continue;
+      hv().push_back(Invalid(path + "." + std::string(b.name), QuantityValue(*b.q),
+                             "value cannot be represented as a milli value"));
+      fit = false;
+    }
+    return fit;
+  }
+
+  // Whether every bound is within [0, MaxInt64]; an error for each one that is not.
+  bool BoundsFitInt64(const std::vector<Bound>& bounds, const std::string& path) {
+    bool fit = true;
+    for (const Bound& b : bounds) {
+      if (b.q == nullptr) continue;
+      const std::string bound_path = path + "." + std::string(b.name);
+      if (b.q->Sign() < 0) {
+        hv().push_back(
+            Invalid(bound_path, QuantityValue(*b.q), "must be greater than or equal to 0"));
+        fit = false;
+      } else if (b.q->Compare(MaxInt64Quantity()) > 0) {
+        hv().push_back(Invalid(bound_path, QuantityValue(*b.q),
+                               "must not be larger than 9223372036854775807"));
+        fit = false;
       }
-      if (unsafe) return;
     }
-    if (!range.step) return;
-    const Quantity& step = *range.step;
-    if (step.Sign() <= 0) {
-      hv().push_back(Invalid(path + ".step", QuantityValue(step), "must be greater than zero"));
-      return;
-    }
-    const Quantity one_step = min.Add(step);
-    if (one_step.Compare(capacity) > 0) {
-      hv().push_back(Invalid(path + ".step", QuantityValue(step),
-                             "one step " + one_step.String() +
-                                 " is larger than capacity value: " + capacity.String()));
-    }
-    if (!milli) {
-      // Integer arithmetic below needs every bound within [0, MaxInt64].
-      bool unsafe = false;
-      for (const Bound& b : bounds) {
-        if (b.q == nullptr) continue;
-        const std::string bound_path = path + "." + std::string(b.name);
-        if (b.q->Sign() < 0) {
-          hv().push_back(
-              Invalid(bound_path, QuantityValue(*b.q), "must be greater than or equal to 0"));
-          unsafe = true;
-        } else if (b.q->Compare(MaxInt64Quantity()) > 0) {
-          hv().push_back(Invalid(bound_path, QuantityValue(*b.q),
-                                 "must not be larger than 9223372036854775807"));
-          unsafe = true;
-        }
-      }
-      if (unsafe) return;
-    }
-    StepMultiple(default_value, min, step, milli, path + ".step");
-    if (range.max) StepMultiple(*range.max, min, step, milli, path + ".step");
+    return fit;
   }
 
   void StepMultiple(const Quantity& value, const Quantity& min, const Quantity& step, bool milli,

@@ -177,6 +177,175 @@ std::string AllocationsText(const scheduler::PodVerdict& v) {
   return out;
 }
 
+// The pod, its verdict and node, and kube-scheduler's and the cluster's messages.
+void AddHeader(const scheduler::PodVerdict& v, const ReportContext& ctx, Value& doc,
+               std::string& text) {
+  const std::string pod = v.namespace_ + "/" + v.name;
+  Put(doc, "pod", Str(pod));
+  Put(doc, "verdict", Str(scheduler::VerdictName(v.verdict)));
+  Put(doc, "node", v.node.empty() ? Value() : Str(v.node));
+  text = "Pod " + pod + ": " + scheduler::VerdictName(v.verdict);
+  if (!v.node.empty()) {
+    text += v.verdict == scheduler::Verdict::kScheduled ? " on node " : ": fits on node ";
+    text += v.node;
+  }
+  text += "\n";
+  if (!v.message.empty()) {
+    Put(doc, "message", Str(v.message));
+    text += "  kube-scheduler: " + v.message + "\n";
+  }
+  if (ctx.cluster_condition && ctx.cluster_condition->status == "False") {
+    Put(doc, "clusterMessage", Str(ctx.cluster_condition->message));
+    text += "  the cluster's PodScheduled condition: " + ctx.cluster_condition->reason + ": " +
+            ctx.cluster_condition->message + "\n";
+  }
+}
+
+// The node verdicts of a pod: grouped (feasible groups first, then the
+// largest), how often each reason came up, those DRA rejected and those that fit.
+struct NodeTally {
+  std::vector<Group> groups;
+  std::map<std::string, int> histogram;
+  std::vector<const scheduler::NodeVerdict*> dra_rejected;
+  std::vector<std::string> feasible;
+};
+
+NodeTally TallyNodes(const scheduler::PodVerdict& v) {
+  NodeTally t;
+  std::map<std::string, std::size_t> group_of;
+  for (const scheduler::NodeVerdict& n : v.nodes) {
+    auto [it, inserted] = group_of.emplace(GroupKey(n), t.groups.size());
+    if (inserted) t.groups.push_back({{}, &n});
+    t.groups[it->second].nodes.push_back(n.node);
+    for (const std::string& r : n.reasons) ++t.histogram[r];
+    if (n.explanation) t.dra_rejected.push_back(&n);
+    if (n.feasible) t.feasible.push_back(n.node);
+  }
+  std::stable_sort(t.groups.begin(), t.groups.end(), [](const Group& a, const Group& b) {
+    if (a.first->feasible != b.first->feasible) return a.first->feasible;
+    return a.nodes.size() > b.nodes.size();
+  });
+  return t;
+}
+
+// An explanation's text without its own first line ("unschedulable on node
+// ..."), each line indented by two spaces.
+std::string ExplanationDetail(const allocator::Explanation& e) {
+  std::string out;
+  std::string lines = allocator::ExplanationText(e);
+  std::size_t nl = lines.find('\n');
+  if (nl == std::string::npos) return out;
+  std::string rest = lines.substr(nl + 1);
+  std::size_t pos = 0;
+  while (pos < rest.size()) {
+    std::size_t end = rest.find('\n', pos);
+    if (end == std::string::npos) end = rest.size();
+    out += "  " + rest.substr(pos, end - pos) + "\n";
+    pos = end + 1;
+  }
+  return out;
+}
+
+// One entry per group of nodes; appends the "Nodes:" section to `text`.
+Value NodeGroups(const std::vector<Group>& groups, std::string& text) {
+  Value nodes = Value::Array();
+  if (!groups.empty()) text += "Nodes:\n";
+  for (const Group& g : groups) {
+    Value j = Value::Object();
+    if (g.nodes.size() == 1) {
+      Put(j, "node", Str(g.nodes.front()));
+    } else {
+      Put(j, "nodes", Strings(g.nodes));
+    }
+    Put(j, "feasible", Value::Bool(g.first->feasible));
+    if (!g.first->reasons.empty()) Put(j, "reasons", Strings(g.first->reasons));
+    text += "  " + NameList(g.nodes);
+    if (g.nodes.size() > 1) text += " (" + Plural(g.nodes.size(), "node") + ")";
+    text += ": " + (g.first->feasible ? std::string("fits") : Join(g.first->reasons, ", ")) + "\n";
+    if (g.first->explanation) {
+      allocator::Explanation e = *g.first->explanation;
+      Put(j, "explanation", allocator::ExplanationValue(e));
+      text += ExplanationDetail(e);
+    }
+    nodes.items.push_back(std::move(j));
+  }
+  return nodes;
+}
+
+// The (at most 3) DRA-rejected nodes that came closest, fewest devices
+// missing first. Nodes without any device of the class come last, and only
+// when no other node is left.
+void KeepClosest(std::vector<const scheduler::NodeVerdict*>& dra_rejected) {
+  auto absent = [](const scheduler::NodeVerdict* n) {
+    const allocator::EntryExplanation* x = Blocker(*n->explanation);
+    return x != nullptr && x->class_absent_here;
+  };
+  std::stable_sort(dra_rejected.begin(), dra_rejected.end(),
+                   [&](const scheduler::NodeVerdict* a, const scheduler::NodeVerdict* b) {
+                     if (absent(a) != absent(b)) return absent(b);
+                     return Shortfall(*a->explanation) < Shortfall(*b->explanation);
+                   });
+  if (!dra_rejected.empty() && !absent(dra_rejected.front())) {
+    std::erase_if(dra_rejected, absent);
+  }
+  if (dra_rejected.size() > 3) dra_rejected.resize(3);
+}
+
+// The closest nodes and who holds devices on the closest one.
+void AddClosest(const std::vector<const scheduler::NodeVerdict*>& closest_nodes,
+                const ReportContext& ctx, Value& doc, std::string& text) {
+  Value closest = Value::Array();
+  if (!closest_nodes.empty()) {
+    std::vector<std::string> names;
+    for (const scheduler::NodeVerdict* n : closest_nodes) {
+      Value c = Value::Object();
+      Put(c, "node", Str(n->node));
+      Put(c, "missingDevices", Int(Shortfall(*n->explanation)));
+      Put(c, "summary", Str(n->explanation->summary));
+      closest.items.push_back(std::move(c));
+      names.push_back(n->node + " (" + n->explanation->summary + ")");
+    }
+    text += "Closest: " + Join(names, "; ") + "\n";
+    std::vector<std::string> held = HeldOn(closest_nodes.front()->node, ctx);
+    Put(doc, "heldOnClosest", Strings(held));
+    if (!held.empty()) {
+      text += "Held on " + closest_nodes.front()->node + ": " + NameList(held, 8) + "\n";
+    }
+  }
+  Put(doc, "closest", std::move(closest));
+}
+
+std::string ScheduledSummary(const scheduler::PodVerdict& v,
+                             const std::vector<std::string>& feasible) {
+  std::string summary = "bound to " + v.node;
+  auto own = std::find_if(v.nodes.begin(), v.nodes.end(),
+                          [&](const scheduler::NodeVerdict& n) { return n.node == v.node; });
+  if (own != v.nodes.end() && own->feasible) {
+    summary += ", one of " + Plural(feasible.size(), "node") + " that fit it";
+  } else if (own != v.nodes.end()) {
+    summary += ", which would not fit it now (" + Join(own->reasons, ", ") + ")";
+  }
+  if (!v.allocations.empty()) {
+    summary +=
+        "; the allocator gives each request the first devices, in pool and slice order, "
+        "that its class and selectors accept and that are free when it is scheduled";
+  }
+  return summary;
+}
+
+std::string Summary(const scheduler::PodVerdict& v, const NodeTally& t, const ReportContext& ctx) {
+  switch (v.verdict) {
+    case scheduler::Verdict::kScheduled:
+      return ScheduledSummary(v, t.feasible);
+    case scheduler::Verdict::kSchedulable:
+      return "fits now on " + Plural(t.feasible.size(), "node") + " (" + NameList(t.feasible, 3) +
+             "); kube-scheduler would pick " + v.node;
+    case scheduler::Verdict::kUnschedulable:
+      return v.rejected_before_filter ? v.message : WhatWouldFit(t.dra_rejected, t.histogram, ctx);
+  }
+  return "";
+}
+
 }  // namespace
 
 void CollectHolders(const scheduler::Scheduler& sched, ReportContext& ctx) {
@@ -197,115 +366,13 @@ void CollectHolders(const scheduler::Scheduler& sched, ReportContext& ctx) {
 
 Result<PodReport> BuildPodReport(const scheduler::PodVerdict& v, const ReportContext& ctx) {
   PodReport out;
-  const std::string pod = v.namespace_ + "/" + v.name;
   Value doc = Value::Object();
-  Put(doc, "pod", Str(pod));
-  Put(doc, "verdict", Str(scheduler::VerdictName(v.verdict)));
-  Put(doc, "node", v.node.empty() ? Value() : Str(v.node));
   std::string& text = out.text;
-  text = "Pod " + pod + ": " + scheduler::VerdictName(v.verdict);
-  if (!v.node.empty()) {
-    text += v.verdict == scheduler::Verdict::kScheduled ? " on node " : ": fits on node ";
-    text += v.node;
-  }
-  text += "\n";
-  if (!v.message.empty()) {
-    Put(doc, "message", Str(v.message));
-    text += "  kube-scheduler: " + v.message + "\n";
-  }
-  if (ctx.cluster_condition && ctx.cluster_condition->status == "False") {
-    Put(doc, "clusterMessage", Str(ctx.cluster_condition->message));
-    text += "  the cluster's PodScheduled condition: " + ctx.cluster_condition->reason + ": " +
-            ctx.cluster_condition->message + "\n";
-  }
-
-  // Nodes, grouped; feasible groups first, then the largest.
-  std::map<std::string, std::size_t> group_of;
-  std::vector<Group> groups;
-  std::map<std::string, int> histogram;
-  std::vector<const scheduler::NodeVerdict*> dra_rejected;
-  std::vector<std::string> feasible;
-  for (const scheduler::NodeVerdict& n : v.nodes) {
-    auto [it, inserted] = group_of.emplace(GroupKey(n), groups.size());
-    if (inserted) groups.push_back({{}, &n});
-    groups[it->second].nodes.push_back(n.node);
-    for (const std::string& r : n.reasons) ++histogram[r];
-    if (n.explanation) dra_rejected.push_back(&n);
-    if (n.feasible) feasible.push_back(n.node);
-  }
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
-    if (a.first->feasible != b.first->feasible) return a.first->feasible;
-    return a.nodes.size() > b.nodes.size();
-  });
-  Value nodes = Value::Array();
-  if (!groups.empty()) text += "Nodes:\n";
-  for (const Group& g : groups) {
-    Value j = Value::Object();
-    if (g.nodes.size() == 1) {
-      Put(j, "node", Str(g.nodes.front()));
-    } else {
-      Put(j, "nodes", Strings(g.nodes));
-    }
-    Put(j, "feasible", Value::Bool(g.first->feasible));
-    if (!g.first->reasons.empty()) Put(j, "reasons", Strings(g.first->reasons));
-    text += "  " + NameList(g.nodes);
-    if (g.nodes.size() > 1) text += " (" + Plural(g.nodes.size(), "node") + ")";
-    text += ": " + (g.first->feasible ? std::string("fits") : Join(g.first->reasons, ", ")) + "\n";
-    if (g.first->explanation) {
-      allocator::Explanation e = *g.first->explanation;
-      Put(j, "explanation", allocator::ExplanationValue(e));
-      std::string lines = allocator::ExplanationText(e);
-      // Skip the explanation's own first line ("unschedulable on node ...").
-      std::size_t nl = lines.find('\n');
-      if (nl != std::string::npos) {
-        std::string rest = lines.substr(nl + 1);
-        std::size_t pos = 0;
-        while (pos < rest.size()) {
-          std::size_t end = rest.find('\n', pos);
-          if (end == std::string::npos) end = rest.size();
-          text += "  " + rest.substr(pos, end - pos) + "\n";
-          pos = end + 1;
-        }
-      }
-    }
-    nodes.items.push_back(std::move(j));
-  }
-  Put(doc, "nodes", std::move(nodes));
-
-  // The nodes that came closest, and who holds devices on the closest one.
-  // Nodes without any device of the class come last.
-  auto absent = [](const scheduler::NodeVerdict* n) {
-    const allocator::EntryExplanation* x = Blocker(*n->explanation);
-    return x != nullptr && x->class_absent_here;
-  };
-  std::stable_sort(dra_rejected.begin(), dra_rejected.end(),
-                   [&](const scheduler::NodeVerdict* a, const scheduler::NodeVerdict* b) {
-                     if (absent(a) != absent(b)) return absent(b);
-                     return Shortfall(*a->explanation) < Shortfall(*b->explanation);
-                   });
-  if (!dra_rejected.empty() && !absent(dra_rejected.front())) {
-    std::erase_if(dra_rejected, absent);
-  }
-  if (dra_rejected.size() > 3) dra_rejected.resize(3);
-  Value closest = Value::Array();
-  if (v.verdict == scheduler::Verdict::kUnschedulable && !dra_rejected.empty()) {
-    std::vector<std::string> names;
-    for (const scheduler::NodeVerdict* n : dra_rejected) {
-      Value c = Value::Object();
-      Put(c, "node", Str(n->node));
-      Put(c, "missingDevices", Int(Shortfall(*n->explanation)));
-      Put(c, "summary", Str(n->explanation->summary));
-      closest.items.push_back(std::move(c));
-      names.push_back(n->node + " (" + n->explanation->summary + ")");
-    }
-    text += "Closest: " + Join(names, "; ") + "\n";
-    std::vector<std::string> held = HeldOn(dra_rejected.front()->node, ctx);
-    Put(doc, "heldOnClosest", Strings(held));
-    if (!held.empty()) {
-      text += "Held on " + dra_rejected.front()->node + ": " + NameList(held, 8) + "\n";
-    }
-  }
-  if (v.verdict == scheduler::Verdict::kUnschedulable) Put(doc, "closest", std::move(closest));
+  AddHeader(v, ctx, doc, text);
+  NodeTally t = TallyNodes(v);
+  Put(doc, "nodes", NodeGroups(t.groups, text));
+  KeepClosest(t.dra_rejected);
+  if (v.verdict == scheduler::Verdict::kUnschedulable) AddClosest(t.dra_rejected, ctx, doc, text);
 
   if (!v.allocations.empty()) {
     Result<Value> claims = AllocationsJson(v);
@@ -315,32 +382,7 @@ Result<PodReport> BuildPodReport(const scheduler::PodVerdict& v, const ReportCon
     text += AllocationsText(v);
   }
 
-  std::string summary;
-  switch (v.verdict) {
-    case scheduler::Verdict::kScheduled: {
-      summary = "bound to " + v.node;
-      auto own = std::find_if(v.nodes.begin(), v.nodes.end(),
-                              [&](const scheduler::NodeVerdict& n) { return n.node == v.node; });
-      if (own != v.nodes.end() && own->feasible) {
-        summary += ", one of " + Plural(feasible.size(), "node") + " that fit it";
-      } else if (own != v.nodes.end()) {
-        summary += ", which would not fit it now (" + Join(own->reasons, ", ") + ")";
-      }
-      if (!v.allocations.empty()) {
-        summary +=
-            "; the allocator gives each request the first devices, in pool and slice order, "
-            "that its class and selectors accept and that are free when it is scheduled";
-      }
-      break;
-    }
-    case scheduler::Verdict::kSchedulable:
-      summary = "fits now on " + Plural(feasible.size(), "node") + " (" + NameList(feasible, 3) +
-                "); kube-scheduler would pick " + v.node;
-      break;
-    case scheduler::Verdict::kUnschedulable:
-      summary = v.rejected_before_filter ? v.message : WhatWouldFit(dra_rejected, histogram, ctx);
-      break;
-  }
+  std::string summary = Summary(v, t, ctx);
   Put(doc, "summary", Str(summary));
   text += "Summary: " + summary + "\n";
   out.json = std::move(doc);
