@@ -11,6 +11,7 @@
 
 #include "cel/format.h"
 #include "cel/runtime.h"
+#include "dra/api/field_error.h"
 
 namespace dra::cel {
 namespace {
@@ -18,42 +19,6 @@ namespace {
 using K = ValueKind;
 
 constexpr int kDefaultPrecision = 6;
-
-// Go's strconv.Quote for the cases that matter here (ASCII escapes; other
-// bytes are kept as they are).
-std::string GoQuote(std::string_view s) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (u < 0x20 || u == 0x7f) {
-          out += "\\x";
-          out += kHex[u >> 4];
-          out += kHex[u & 15];
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 struct Formatted {
   bool ok = true;
@@ -126,9 +91,9 @@ Formatted FormatMember(const Value& v) {
     case K::kUint:
       return {true, InBase(v, 10, false)};
     case K::kString:
-      return {true, GoQuote(v.str())};
+      return {true, api::GoQuote(v.str())};
     case K::kBytes:
-      return {true, "b" + GoQuote(v.str())};
+      return {true, "b" + api::GoQuote(v.str())};
     case K::kBool:
     case K::kNull:
     case K::kType:
@@ -136,14 +101,14 @@ Formatted FormatMember(const Value& v) {
     case K::kMap:
       return FormatString(v);
     case K::kTimestamp:
-      return {true, "timestamp(" + GoQuote(DebugString(v)) + ")"};
+      return {true, "timestamp(" + api::GoQuote(DebugString(v)) + ")"};
     case K::kDuration:
-      return {true, "duration(" + GoQuote(DebugString(v)) + ")"};
+      return {true, "duration(" + api::GoQuote(DebugString(v)) + ")"};
     case K::kDouble: {
       std::string s = Fixed(v.double_value(), kDefaultPrecision);
       if (std::isnan(v.double_value())) s = "NaN";
       if (std::isinf(v.double_value())) s = v.double_value() > 0 ? "+Inf" : "-Inf";
-      return {true, std::isfinite(v.double_value()) ? s : GoQuote(s)};
+      return {true, std::isfinite(v.double_value()) ? s : api::GoQuote(s)};
     }
     default:
       return Fail("no formatting function for " + std::string(TypeName(v)));
@@ -168,7 +133,7 @@ Formatted FormatString(const Value& v) {
       MapForEachKey(v, [&](const Value& key) {
         Formatted k;
         if (key.kind() == K::kString) {
-          k = {true, GoQuote(key.str())};
+          k = {true, api::GoQuote(key.str())};
         } else if (key.kind() == K::kBool) {
           k = FormatString(key);
         } else if (key.kind() == K::kInt || key.kind() == K::kUint) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cel/runtime.h"
+#include "dra/api/field_error.h"
 
 namespace dra::cel {
 namespace {
@@ -43,26 +44,6 @@ Addr FromPayload(std::string_view p) {
   return a;
 }
 
-// Go's %q for the ASCII texts seen here.
-std::string Quote(std::string_view s) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 // Sets *error to Go's ParseAddr message and returns false on failure.
 class AddrParser {
  public:
@@ -84,8 +65,8 @@ class AddrParser {
 
  private:
   bool Fail(std::string_view msg, std::string_view at = {}, bool with_at = false) {
-    *error_ = "ParseAddr(" + Quote(in_) + "): " + std::string(msg);
-    if (with_at) *error_ += " (at " + Quote(at) + ")";
+    *error_ = "ParseAddr(" + api::GoQuote(in_) + "): " + std::string(msg);
+    if (with_at) *error_ += " (at " + api::GoQuote(at) + ")";
     return false;
   }
 
@@ -249,15 +230,16 @@ std::string AddrString(const Addr& a) {
 bool ParseIP(std::string_view s, Addr* out, std::string* error) {
   std::string detail;
   if (!AddrParser(s).Parse(out, &detail)) {
-    *error = "IP Address " + Quote(s) + " parse error during conversion from string: " + detail;
+    *error =
+        "IP Address " + api::GoQuote(s) + " parse error during conversion from string: " + detail;
     return false;
   }
   if (out->has_zone) {
-    *error = "IP address " + Quote(s) + " with zone value is not allowed";
+    *error = "IP address " + api::GoQuote(s) + " with zone value is not allowed";
     return false;
   }
   if (out->Is4In6()) {
-    *error = "IPv4-mapped IPv6 address " + Quote(s) + " is not allowed";
+    *error = "IPv4-mapped IPv6 address " + api::GoQuote(s) + " is not allowed";
     return false;
   }
   return true;
@@ -291,7 +273,7 @@ bool SameAddr(const Addr& a, const Addr& b) { return a.v4 == b.v4 && a.bytes == 
 // Go's netip.ParsePrefix (error text "netip.ParsePrefix(...): ...").
 bool ParsePrefixGo(std::string_view s, Prefix* out, std::string* error) {
   auto fail = [&](const std::string& msg) {
-    *error = "netip.ParsePrefix(" + Quote(s) + "): " + msg;
+    *error = "netip.ParsePrefix(" + api::GoQuote(s) + "): " + msg;
     return false;
   };
   std::size_t slash = s.rfind('/');
@@ -306,7 +288,7 @@ bool ParsePrefixGo(std::string_view s, Prefix* out, std::string* error) {
     if (c < '0' || c > '9') ok = false;
     if (ok) value = value * 10 + (c - '0');
   }
-  if (!ok) return fail("bad bits after slash: " + Quote(bits));
+  if (!ok) return fail("bad bits after slash: " + api::GoQuote(bits));
   if (value > (out->addr.v4 ? 32 : 128)) return fail("prefix length out of range");
   out->bits = value;
   return true;
@@ -319,7 +301,7 @@ bool ParseCIDR(std::string_view s, Prefix* out, std::string* error) {
     return false;
   }
   if (out->addr.Is4In6()) {
-    *error = "IPv4-mapped IPv6 address " + Quote(s) + " is not allowed";
+    *error = "IPv4-mapped IPv6 address " + api::GoQuote(s) + " is not allowed";
     return false;
   }
   return true;
@@ -502,11 +484,11 @@ bool Unescape(std::string_view s, Mode mode, std::string* out, std::string* erro
     char c = s[i];
     if (c == '%') {
       if (i + 2 >= s.size() || Unhex(s[i + 1]) < 0 || Unhex(s[i + 2]) < 0) {
-        *error = "invalid URL escape " + Quote(s.substr(i, 3));
+        *error = "invalid URL escape " + api::GoQuote(s.substr(i, 3));
         return false;
       }
       if (mode == Mode::kHost && Unhex(s[i + 1]) < 8 && s.substr(i, 3) != "%25") {
-        *error = "invalid URL escape " + Quote(s.substr(i, 3));
+        *error = "invalid URL escape " + api::GoQuote(s.substr(i, 3));
         return false;
       }
       *out += static_cast<char>(Unhex(s[i + 1]) << 4 | Unhex(s[i + 2]));
@@ -515,7 +497,7 @@ bool Unescape(std::string_view s, Mode mode, std::string* out, std::string* erro
       *out += ' ';
     } else {
       if (mode == Mode::kHost && static_cast<unsigned char>(c) < 0x80 && ShouldEscape(c, mode)) {
-        *error = "invalid character " + Quote(std::string_view(&s[i], 1)) + " in host name";
+        *error = "invalid character " + api::GoQuote(std::string_view(&s[i], 1)) + " in host name";
         return false;
       }
       *out += c;
@@ -562,7 +544,7 @@ bool ParseHost(std::string_view host, std::string* out, std::string* error) {
     colon = host.rfind(':');
   }
   if (colon != std::string_view::npos && colon <= host.size() && !ValidPort(host.substr(colon))) {
-    *error = "invalid port " + Quote(host.substr(colon)) + " after host";
+    *error = "invalid port " + api::GoQuote(host.substr(colon)) + " after host";
     return false;
   }
   return Unescape(host, Mode::kHost, out, error);
@@ -578,7 +560,7 @@ bool ValidUserinfo(std::string_view s) {
 
 bool ParseRequestURI(std::string_view raw, URL* u, std::string* error) {
   auto fail = [&](const std::string& msg) {
-    *error = "parse " + Quote(raw) + ": " + msg;
+    *error = "parse " + api::GoQuote(raw) + ": " + msg;
     return false;
   };
   for (char c : raw) {
