@@ -52,6 +52,7 @@ void Lexer::SkipSpaceAndComments() {
 
 // The lexer's one switch over the next character: each case is a few
 // lines, and the cases read best side by side, as in cel-spec's grammar.
+// NOLINTNEXTLINE(readability-function-size): the reason is above.
 Token Lexer::Next() {
   for (;;) {
     SkipSpaceAndComments();

@@ -363,6 +363,7 @@ void JsonParser::CloseContainer() {
 // Longer than most functions on purpose: one loop over an explicit stack
 // (never recursion, so nesting depth cannot overflow the C++ stack), whose
 // states are easier to check side by side than spread over helpers.
+// NOLINTNEXTLINE(readability-function-size): the reason is above.
 bool JsonParser::ParseDocument() {
   SkipSpace();
   // Each iteration parses one value into its slot (the root, a new array
