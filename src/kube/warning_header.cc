@@ -70,12 +70,12 @@ std::vector<std::string> ParseWarningHeader(std::string_view s) {
       if (!ReadQuoted(s, i, date)) return out;
       SkipSpaces(s, i);
     }
+    // Anything but a comma after the warning makes it malformed, and it is
+    // dropped with the rest ("unexpected token after warn-date").
+    if (i < s.size() && s[i] != ',') return out;
     if (!PrintableText(text)) return out;  // the rest of the header is not trusted either
     if (code == "299" && !text.empty()) out.push_back(std::move(text));
-    if (i < s.size()) {
-      if (s[i] != ',') return out;
-      ++i;
-    }
+    if (i < s.size()) ++i;
   }
   return out;
 }
