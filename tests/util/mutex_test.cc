@@ -19,6 +19,7 @@ struct Counter {
 TEST(Mutex, MutexLockSerializesIncrements) {
   Counter c;
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&c] {
       for (int i = 0; i < 1000; ++i) {
@@ -82,6 +83,7 @@ TEST(SharedMutex, ReadersShareWritersExclude) {
   std::atomic<int> readers{0};
   std::atomic<int> most{0};
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       ReaderLock lock(mu);
