@@ -1,12 +1,12 @@
 #include "allocator/node_pools.h"
 
-#include <mutex>
+#include "dra/util/mutex.h"
 
 namespace dra::allocator {
 
 std::shared_ptr<const NodePools> NodePoolsCache::Get(const api::Node& node) {
   {
-    std::shared_lock<std::shared_mutex> lock(mu_);
+    ReaderLock lock(mu_);
     auto it = nodes_.find(node.metadata.name);
     if (it != nodes_.end() && it->second->labels == node.metadata.labels) return it->second;
   }
@@ -14,13 +14,13 @@ std::shared_ptr<const NodePools> NodePoolsCache::Get(const api::Node& node) {
   fresh->labels = node.metadata.labels;
   fresh->pools = GatherPools(inventory_, node);
   if (fresh->pools.ok()) fresh->scan = ScanOrder(inventory_, *fresh->pools);
-  std::unique_lock<std::shared_mutex> lock(mu_);
+  WriterLock lock(mu_);
   nodes_[node.metadata.name] = fresh;
   return fresh;
 }
 
 std::size_t NodePoolsCache::size() const {
-  std::shared_lock<std::shared_mutex> lock(mu_);
+  ReaderLock lock(mu_);
   return nodes_.size();
 }
 

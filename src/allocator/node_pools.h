@@ -2,16 +2,21 @@
 // reused by every later call for that node: slices never change during an
 // allocator's life, so only the node's name and labels decide the result.
 // A call with the same name but different labels recomputes (and replaces).
+//
+// Thread-safety: every method of NodePoolsCache may be called from any thread
+// at any time. A NodePools that Get returns is immutable and lives as long as
+// someone holds it, past a replacement; its pools point into the Inventory,
+// which must outlive both the cache and every NodePools it handed out.
 #pragma once
 
 #include <map>
 #include <memory>
-#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 
 #include "allocator/claim_plan.h"
 #include "allocator/pools.h"
+#include "dra/util/mutex.h"
 
 namespace dra::allocator {
 
@@ -26,14 +31,14 @@ class NodePoolsCache {
   explicit NodePoolsCache(const Inventory& inventory) : inventory_(inventory) {}
 
   // Thread-safe. The result stays valid while the caller holds it.
-  std::shared_ptr<const NodePools> Get(const api::Node& node);
+  std::shared_ptr<const NodePools> Get(const api::Node& node) DRA_EXCLUDES(mu_);
 
   std::size_t size() const;
 
  private:
   const Inventory& inventory_;
-  mutable std::shared_mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const NodePools>> nodes_;
+  mutable SharedMutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<const NodePools>> nodes_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace dra::allocator

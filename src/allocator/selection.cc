@@ -2,6 +2,7 @@
 
 #include "allocator/claim_plan.h"
 #include "allocator/node_match.h"
+#include "dra/util/mutex.h"
 
 namespace dra::allocator {
 namespace {
@@ -23,7 +24,7 @@ SelectorCache::SelectorCache(const Inventory& inventory, cel::CompileCache& comp
     : inventory_(inventory), compile_cache_(compile_cache) {}
 
 const SelectorCache::Selector* SelectorCache::Intern(const std::string& expression) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto [it, inserted] = selectors_.try_emplace(expression);
   if (inserted) {
     auto s = std::make_unique<Selector>();
@@ -38,7 +39,7 @@ const SelectorCache::Selector* SelectorCache::Intern(const std::string& expressi
 }
 
 std::size_t SelectorCache::bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return selectors_.size() * inventory_.devices().size();
 }
 

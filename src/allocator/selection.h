@@ -10,20 +10,23 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "allocator/inventory.h"
 #include "dra/cel/compile_cache.h"
+#include "dra/util/mutex.h"
 
 namespace dra::allocator {
 
 struct Entry;
 struct Scan;
 
-// Shared by all calls of one allocator; thread-safe.
+// Shared by all calls of one allocator. Thread-safety: every method may be
+// called from any thread at any time; a Selector's fields other than
+// `results` (atomics, written by any thread) never change after Intern. The
+// Inventory and CompileCache must outlive the cache.
 class SelectorCache {
  public:
   SelectorCache(const Inventory& inventory, cel::CompileCache& compile_cache);
@@ -37,7 +40,7 @@ class SelectorCache {
 
   // The selector for an expression, created and compiled on first use; the
   // pointer stays valid for the cache's lifetime.
-  const Selector* Intern(const std::string& expression);
+  const Selector* Intern(const std::string& expression) DRA_EXCLUDES(mu_);
 
   // Heap bytes of the cached results.
   std::size_t bytes() const;
@@ -45,11 +48,12 @@ class SelectorCache {
  private:
   const Inventory& inventory_;
   cel::CompileCache& compile_cache_;
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, std::unique_ptr<Selector>> selectors_;
+  mutable Mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<Selector>> selectors_ DRA_GUARDED_BY(mu_);
 };
 
-// One call's view of the selectors, by local id.
+// One call's view of the selectors, by local id. Not thread-safe: it belongs
+// to one call on one thread, and what its constructor takes must outlive it.
 class Selection {
  public:
   // REQUIRES: `scan` is filled before the first evaluation and then unchanged.

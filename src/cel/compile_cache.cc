@@ -1,5 +1,7 @@
 #include "dra/cel/compile_cache.h"
 
+#include "dra/util/mutex.h"
+
 namespace dra::cel {
 
 CompileCache::CompileCache(std::size_t capacity, CompileOptions options)
@@ -7,7 +9,7 @@ CompileCache::CompileCache(std::size_t capacity, CompileOptions options)
 
 Compilation CompileCache::GetOrCompile(std::string_view expression) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (auto it = index_.find(expression); it != index_.end()) {
       lru_.splice(lru_.begin(), lru_, it->second);
       return it->second->compilation;
@@ -16,7 +18,7 @@ Compilation CompileCache::GetOrCompile(std::string_view expression) {
   // Compile outside the lock; a concurrent miss on the same text compiles
   // twice and keeps the first result.
   Compilation compiled = Compile(expression, options_);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (auto it = index_.find(expression); it != index_.end()) return it->second->compilation;
   lru_.push_front(Entry{std::string(expression), compiled});
   index_.emplace(lru_.front().expression, lru_.begin());
@@ -28,7 +30,7 @@ Compilation CompileCache::GetOrCompile(std::string_view expression) {
 }
 
 std::size_t CompileCache::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return lru_.size();
 }
 

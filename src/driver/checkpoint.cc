@@ -261,7 +261,7 @@ Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
     return ErrnoError("read " + path_, error);
   }
   {
-    std::lock_guard lock(cache_mu_);
+    MutexLock lock(cache_mu_);
     if (cache_ && cache_->id == *id) return cache_->records;
   }
   auto text = ReadWhole(path_);
@@ -272,7 +272,7 @@ Result<std::shared_ptr<const ClaimRecords>> Checkpoint::Snapshot() const {
   auto shared = std::make_shared<const ClaimRecords>(std::move(*records));
   // Cached under the identity seen before reading: if the file was replaced
   // in between, the next call sees another identity and reads it.
-  std::lock_guard lock(cache_mu_);
+  MutexLock lock(cache_mu_);
   cache_ = Cached{*id, shared};
   return shared;
 }
@@ -307,7 +307,7 @@ Result<std::optional<Checkpoint::SetAside>> Checkpoint::SetAsideIfCorrupt() {
     close(dfd);
   }
   {
-    std::lock_guard lock(cache_mu_);
+    MutexLock lock(cache_mu_);
     cache_.reset();
   }
   return std::optional<SetAside>(SetAside{decoded.error(), target});
@@ -318,20 +318,20 @@ Status Checkpoint::Update(const std::function<Status(ClaimRecords&)>& change,
   Pending mine;
   mine.change = &change;
   mine.durability = durability;
-  std::unique_lock lock(queue_mu_);
+  MutexLock lock(queue_mu_);
   queue_.push_back(&mine);
-  queue_cv_.wait(lock, [&] { return mine.done || !committing_; });
+  while (!mine.done && committing_) queue_cv_.Wait(queue_mu_);
   if (mine.done) return mine.status;
   // No commit is running: this thread commits everything queued so far.
   committing_ = true;
   std::vector<Pending*> batch;
   batch.swap(queue_);
-  lock.unlock();
+  lock.Unlock();
   Commit(batch);
-  lock.lock();
+  lock.Lock();
   committing_ = false;
   for (Pending* p : batch) p->done = true;
-  queue_cv_.notify_all();
+  queue_cv_.NotifyAll();
   return mine.status;
 }
 
@@ -365,13 +365,13 @@ void Checkpoint::Commit(const std::vector<Pending*>& batch) {
       for (Pending* p : batch) {
         if (p->status.ok()) p->status = written;
       }
-      std::lock_guard lock(cache_mu_);
+      MutexLock lock(cache_mu_);
       cache_.reset();
     } else {
       // Still under the flock: nobody else can have written since.
       int error = 0;
       std::optional<FileId> id = Identify(error);
-      std::lock_guard lock(cache_mu_);
+      MutexLock lock(cache_mu_);
       if (id) {
         cache_ = Cached{*id, std::make_shared<const ClaimRecords>(std::move(*records))};
       } else {

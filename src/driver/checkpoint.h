@@ -8,21 +8,24 @@
 // File: {"data":"<compact JSON>","checksum":<CRC-32 of data>}, replaced
 // atomically (temp + fsync + rename + fsync of the directory). A checksum
 // mismatch is reported as corruption, never silently dropped.
+//
+// Thread-safety: every method of Checkpoint may be called from any thread at
+// any time; path() lives as long as the Checkpoint. Load returns a copy;
+// Snapshot's records are immutable and live as long as the caller holds them.
 #pragma once
 
 #include <sys/types.h>
 
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "dra/driver/cdi.h"
 #include "dra/driver/driver.h"
+#include "dra/util/mutex.h"
 #include "dra/util/result.h"
 
 namespace dra::driver {
@@ -82,7 +85,7 @@ class Checkpoint {
   // but not of the machine. A batch is synced when any change in it asks
   // for kDisk.
   Status Update(const std::function<Status(ClaimRecords&)>& change,
-                cdi::Durability durability = cdi::Durability::kDisk);
+                cdi::Durability durability = cdi::Durability::kDisk) DRA_EXCLUDES(queue_mu_);
 
   // Start-up recovery from a file that cannot be decoded (bad checksum, not
   // JSON, unknown format): under the same flock as Update, renames it to
@@ -107,7 +110,7 @@ class Checkpoint {
     bool done = false;  // guarded by queue_mu_
   };
   // Applies `batch` to the file under its flock and writes it once.
-  void Commit(const std::vector<Pending*>& batch);
+  void Commit(const std::vector<Pending*>& batch) DRA_EXCLUDES(queue_mu_);
 
   struct FileId {
     dev_t dev;
@@ -125,12 +128,12 @@ class Checkpoint {
   std::optional<FileId> Identify(int& error) const;
 
   std::string path_;
-  std::mutex queue_mu_;
-  std::condition_variable queue_cv_;
-  std::vector<Pending*> queue_;  // guarded by queue_mu_
-  bool committing_ = false;      // guarded by queue_mu_
-  mutable std::mutex cache_mu_;
-  mutable std::optional<Cached> cache_;  // guarded by cache_mu_
+  Mutex queue_mu_;
+  CondVar queue_cv_;
+  std::vector<Pending*> queue_ DRA_GUARDED_BY(queue_mu_);
+  bool committing_ DRA_GUARDED_BY(queue_mu_) = false;
+  mutable Mutex cache_mu_;
+  mutable std::optional<Cached> cache_ DRA_GUARDED_BY(cache_mu_);
 };
 
 }  // namespace dra::driver

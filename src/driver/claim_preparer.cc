@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "dra/driver/cdi.h"
+#include "dra/util/mutex.h"
 #include "dra/util/system_error.h"
 #include "driver/file_lock.h"
 
@@ -112,9 +113,10 @@ std::vector<AllocatedDevice> DriverResults(const api::ResourceClaim& claim,
 
 class ClaimPreparer::CallLock {
  public:
-  explicit CallLock(ClaimPreparer& p) : p_(p) {
+  // Not analysed: serialize_mu_ is held only when config_.serialize is set.
+  explicit CallLock(ClaimPreparer& p) DRA_NO_THREAD_SAFETY_ANALYSIS : p_(p) {
     if (!p_.config_.serialize) return;
-    p_.serialize_mu_.lock();
+    p_.serialize_mu_.Lock();
     locked_ = true;
     if (!p_.config_.serialize_lock_path.empty()) {
       Result<FileLock> file_lock = FileLock::Acquire(p_.config_.serialize_lock_path);
@@ -125,9 +127,10 @@ class ClaimPreparer::CallLock {
       }
     }
   }
-  ~CallLock() {
+  // Not analysed: lets serialize_mu_ go only when the constructor took it.
+  ~CallLock() DRA_NO_THREAD_SAFETY_ANALYSIS {
     file_lock_.reset();
-    if (locked_) p_.serialize_mu_.unlock();
+    if (locked_) p_.serialize_mu_.Unlock();
   }
   CallLock(const CallLock&) = delete;
   CallLock& operator=(const CallLock&) = delete;
@@ -147,12 +150,12 @@ ClaimPreparer::ClaimPreparer(Driver& driver, ClaimSource& claims, ClaimPreparerC
       config_(std::move(config)),
       checkpoint_(config_.checkpoint_path) {}
 
-std::shared_ptr<std::mutex> ClaimPreparer::ClaimMutex(const std::string& uid) {
-  std::lock_guard lock(claim_mus_mu_);
+std::shared_ptr<Mutex> ClaimPreparer::ClaimMutex(const std::string& uid) {
+  MutexLock lock(claim_mus_mu_);
   auto& weak = claim_mus_[uid];
   auto mu = weak.lock();
   if (!mu) {
-    mu = std::make_shared<std::mutex>();
+    mu = std::make_shared<Mutex>();
     weak = mu;
   }
   // Drop entries nobody holds any more, so the map does not grow forever.
@@ -299,7 +302,7 @@ void ClaimPreparer::Observe(const char* operation, std::chrono::steady_clock::ti
 Result<std::vector<PreparedDeviceRecord>> ClaimPreparer::Prepare(const ClaimRef& claim) {
   auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
-  std::lock_guard claim_lock(*claim_mu);
+  MutexLock claim_lock(*claim_mu);
   Result<std::vector<PreparedDeviceRecord>> outcome = PrepareLocked(claim);
   Observe("prepare", start, outcome.ok());
   return outcome;
@@ -531,7 +534,7 @@ Result<PreparedDeviceRecord> ClaimPreparer::DeviceAnswer(const ClaimRef& ref,
 Status ClaimPreparer::Unprepare(const ClaimRef& claim) {
   auto start = std::chrono::steady_clock::now();
   auto claim_mu = ClaimMutex(claim.uid);
-  std::lock_guard claim_lock(*claim_mu);
+  MutexLock claim_lock(*claim_mu);
   Status status;
   auto records = checkpoint_.Snapshot();
   if (!records.ok()) {

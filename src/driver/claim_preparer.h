@@ -7,7 +7,6 @@
 #include <chrono>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "dra/driver/claim_source.h"
 #include "dra/driver/driver.h"
 #include "dra/metrics/registry.h"
+#include "dra/util/mutex.h"
 #include "driver/checkpoint.h"
 
 namespace dra::driver {
@@ -48,6 +48,11 @@ struct ClaimPreparerConfig {
 std::vector<AllocatedDevice> DriverResults(const api::ResourceClaim& claim,
                                            const std::string& driver_name);
 
+// Thread-safety: Prepare, Unprepare and PreparedCounts may be called from
+// any thread at once (calls for the same claim run one at a time; with
+// config.serialize the driver's calls do too); Reconcile runs before any of
+// them. config() lives as long as the preparer; the Driver and ClaimSource
+// must outlive it.
 class ClaimPreparer {
  public:
   ClaimPreparer(Driver& driver, ClaimSource& claims, ClaimPreparerConfig config);
@@ -78,7 +83,7 @@ class ClaimPreparer {
  private:
   // Holds the serialization locks for one call.
   class CallLock;
-  std::shared_ptr<std::mutex> ClaimMutex(const std::string& uid);
+  std::shared_ptr<Mutex> ClaimMutex(const std::string& uid) DRA_EXCLUDES(claim_mus_mu_);
   // REQUIRES: the claim's own mutex held. Takes the CallLock around the
   // driver's calls only.
   Result<std::vector<PreparedDeviceRecord>> PrepareLocked(const ClaimRef& claim);
@@ -111,9 +116,12 @@ class ClaimPreparer {
   ClaimSource& claims_;
   ClaimPreparerConfig config_;
   Checkpoint checkpoint_;
-  std::mutex serialize_mu_;
-  std::mutex claim_mus_mu_;
-  std::map<std::string, std::weak_ptr<std::mutex>> claim_mus_;
+  Mutex serialize_mu_;  // held by a CallLock around the driver's calls; guards no data
+  Mutex claim_mus_mu_;
+  // One mutex per claim being prepared or unprepared. Not expressible for the
+  // analysis (the mutex is found at run time), so PrepareLocked's REQUIRES
+  // stays a comment.
+  std::map<std::string, std::weak_ptr<Mutex>> claim_mus_ DRA_GUARDED_BY(claim_mus_mu_);
 };
 
 }  // namespace dra::driver

@@ -6,12 +6,12 @@
 
 #include <atomic>
 #include <iostream>
-#include <mutex>
 #include <thread>
 #include <utility>
 
 #include "dra/kube/leader_election.h"
 #include "dra/kube/resource_client.h"
+#include "dra/util/mutex.h"
 #include "driver/publishing_loop.h"
 
 namespace dra::driver {
@@ -21,18 +21,18 @@ namespace {
 class ControllerEvents final : public DriverEvents {
  public:
   void InventoryChanged() override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (loop_ != nullptr) loop_->Changed();
   }
   void HealthChanged() override {}
   void Set(PublishingLoop* loop) {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     loop_ = loop;
   }
 
  private:
-  std::mutex mu_;
-  PublishingLoop* loop_ = nullptr;  // guarded by mu_
+  Mutex mu_;
+  PublishingLoop* loop_ DRA_GUARDED_BY(mu_) = nullptr;
 };
 
 // Publishes until `lost` becomes true.

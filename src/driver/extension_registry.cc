@@ -1,21 +1,21 @@
 // The registry of driver extensions (dra/driver/extension.h).
 #include <map>
-#include <mutex>
 #include <string>
 
 #include "dra/driver/extension.h"
+#include "dra/util/mutex.h"
 #include "driver/builtin_extensions.h"
 
 namespace dra::driver {
 namespace {
 
 struct Registry {
-  std::mutex mu;
-  std::map<std::string, std::unique_ptr<DriverExtension>, std::less<>> by_name;  // guarded by mu
+  Mutex mu;
+  std::map<std::string, std::unique_ptr<DriverExtension>, std::less<>> by_name DRA_GUARDED_BY(mu);
 };
 
 void Add(Registry& r, std::unique_ptr<DriverExtension> extension) {
-  std::lock_guard lock(r.mu);
+  MutexLock lock(r.mu);
   std::string name(extension->name());
   r.by_name[std::move(name)] = std::move(extension);
 }
@@ -39,14 +39,14 @@ void RegisterDriverExtension(std::unique_ptr<DriverExtension> extension) {
 
 const DriverExtension* FindDriverExtension(std::string_view name) {
   Registry& r = Instance();
-  std::lock_guard lock(r.mu);
+  MutexLock lock(r.mu);
   auto it = r.by_name.find(name);
   return it == r.by_name.end() ? nullptr : it->second.get();
 }
 
 std::vector<const DriverExtension*> DriverExtensions() {
   Registry& r = Instance();
-  std::lock_guard lock(r.mu);
+  MutexLock lock(r.mu);
   std::vector<const DriverExtension*> out;
   for (const auto& [name, extension] : r.by_name) out.push_back(extension.get());
   return out;

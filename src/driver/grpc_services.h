@@ -7,14 +7,13 @@
 #include <grpcpp/impl/service_type.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "dra/driver/driver.h"
+#include "dra/util/mutex.h"
 #include "driver/claim_preparer.h"
 
 namespace dra::driver {
@@ -22,7 +21,8 @@ namespace dra::driver {
 std::unique_ptr<grpc::Service> NewDraV1Service(ClaimPreparer& preparer);
 std::unique_ptr<grpc::Service> NewDraV1beta1Service(ClaimPreparer& preparer);
 
-// Wakes health streams on changes and at shutdown.
+// Wakes health streams on changes and at shutdown. Thread-safety: every
+// method may be called from any thread at any time.
 class HealthBroadcast {
  public:
   void Changed();
@@ -33,10 +33,10 @@ class HealthBroadcast {
   std::uint64_t version();
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::uint64_t version_ = 0;
-  bool closed_ = false;
+  Mutex mu_;
+  CondVar cv_;
+  std::uint64_t version_ DRA_GUARDED_BY(mu_) = 0;
+  bool closed_ DRA_GUARDED_BY(mu_) = false;
 };
 
 struct HealthServiceConfig {
@@ -58,15 +58,16 @@ struct RegistrationInfo {
   std::vector<std::string> supported_versions;
 };
 
-// Records the kubelet's NotifyRegistrationStatus answers.
+// Records the kubelet's NotifyRegistrationStatus answers. Thread-safety: both
+// methods may be called from any thread at any time.
 class RegistrationLog {
  public:
   void Record(bool registered, const std::string& error);
   std::string Describe() const;
 
  private:
-  mutable std::mutex mu_;
-  std::string status_;
+  mutable Mutex mu_;
+  std::string status_ DRA_GUARDED_BY(mu_);
 };
 
 std::unique_ptr<grpc::Service> NewRegistrationService(RegistrationInfo info, RegistrationLog& log);

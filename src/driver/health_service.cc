@@ -11,29 +11,32 @@ namespace dra::driver {
 
 void HealthBroadcast::Changed() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     ++version_;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void HealthBroadcast::Close() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     closed_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 std::uint64_t HealthBroadcast::version() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return version_;
 }
 
 std::uint64_t HealthBroadcast::Wait(std::uint64_t seen, std::chrono::milliseconds period,
                                     bool& closed) {
-  std::unique_lock lock(mu_);
-  cv_.wait_for(lock, period, [&] { return closed_ || version_ != seen; });
+  MutexLock lock(mu_);
+  const auto deadline = std::chrono::steady_clock::now() + period;
+  while (!closed_ && version_ == seen) {
+    if (cv_.WaitUntil(mu_, deadline) == std::cv_status::timeout) break;
+  }
   closed = closed_;
   return version_;
 }

@@ -1,12 +1,12 @@
 // Claims from the Kubernetes API: the claim source, device status writes and
 // the Node UID lookup.
-#include <mutex>
 #include <optional>
 
 #include "dra/api/codec.h"
 #include "dra/driver/kubernetes.h"
 #include "dra/json/value.h"
 #include "dra/kube/resource_client.h"
+#include "dra/util/mutex.h"
 
 namespace dra::driver {
 namespace {
@@ -38,8 +38,8 @@ class KubeClaimSource final : public ClaimSource {
   }
 
  private:
-  Result<kube::TypedClient*> Typed() {
-    std::lock_guard lock(mu_);
+  Result<kube::TypedClient*> Typed() DRA_EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     if (!typed_) {
       auto discovered = kube::TypedClient::New(client_);
       if (!discovered) {
@@ -51,8 +51,9 @@ class KubeClaimSource final : public ClaimSource {
   }
 
   std::shared_ptr<kube::Client> client_;
-  std::mutex mu_;
-  std::optional<kube::TypedClient> typed_;  // set once, then only read
+  Mutex mu_;
+  // Set once, then only read: the pointer Typed returns lives as long as this.
+  std::optional<kube::TypedClient> typed_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace

@@ -34,7 +34,7 @@ Status KubeEventRecorder::Warn(const std::string& reason, const std::string& mes
   if (target_.name.empty()) return {};
   auto now = std::chrono::steady_clock::now();
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto [it, inserted] = last_.try_emplace(reason + "\n" + message, now);
     if (!inserted) {
       if (now - it->second < std::chrono::minutes(1)) return {};

@@ -2,17 +2,17 @@
 // writes them), rate-limited per message so that a failure retried every few
 // seconds is one Event a minute, not a flood.
 //
-// Thread-safety: Warn may be called from several threads.
+// Thread-safety: Warn may be called from several threads at once.
 #pragma once
 
 #include <chrono>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "dra/driver/kubernetes.h"
 #include "dra/kube/client.h"
+#include "dra/util/mutex.h"
 
 namespace dra::driver {
 
@@ -30,8 +30,9 @@ class KubeEventRecorder {
   EventTarget target_;
   std::string component_;
   std::string host_;
-  std::mutex mu_;
-  std::map<std::string, std::chrono::steady_clock::time_point> last_;
+  Mutex mu_;
+  // When each reason and message was last posted.
+  std::map<std::string, std::chrono::steady_clock::time_point> last_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace dra::driver

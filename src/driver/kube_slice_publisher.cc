@@ -1,10 +1,10 @@
 // SlicePublisher on the Kubernetes API.
-#include <mutex>
 #include <optional>
 #include <set>
 
 #include "dra/driver/kubernetes.h"
 #include "dra/kube/resource_client.h"
+#include "dra/util/mutex.h"
 #include "driver/kube_event_recorder.h"
 
 namespace dra::driver {
@@ -69,7 +69,7 @@ class KubeSlicePublisher final : public SlicePublisher {
                 options_.node_name) {}
 
   Result<std::vector<api::ResourceSlice>> List() override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto typed = Typed();
     if (!typed) return Fail(typed.failure());
     kube::ListOptions list_options;
@@ -97,7 +97,7 @@ class KubeSlicePublisher final : public SlicePublisher {
   }
 
   Status Publish(const std::vector<api::ResourceSlice>& slices) override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto typed = Typed();
     if (!typed) return Fail(typed.failure());
     kube::TypedClient& api = **typed;
@@ -150,7 +150,7 @@ class KubeSlicePublisher final : public SlicePublisher {
     api::ResourceSliceSpec sent;
   };
 
-  Result<kube::TypedClient*> Typed() {
+  Result<kube::TypedClient*> Typed() DRA_REQUIRES(mu_) {
     if (!typed_) {
       auto typed = kube::TypedClient::New(client_);
       if (!typed) {
@@ -162,7 +162,7 @@ class KubeSlicePublisher final : public SlicePublisher {
   }
 
   void Record(const api::ResourceSlice& sent, const kube::ApiResult<api::ResourceSlice>& stored,
-              std::vector<Error>& problems) {
+              std::vector<Error>& problems) DRA_REQUIRES(mu_) {
     std::string what = sent.metadata.name.empty()
                            ? "create ResourceSlice " + sent.metadata.generate_name + "*"
                            : "write ResourceSlice " + sent.metadata.name;
@@ -194,10 +194,10 @@ class KubeSlicePublisher final : public SlicePublisher {
   std::shared_ptr<kube::Client> client_;
   const KubeSlicePublisherOptions options_;
   KubeEventRecorder events_;
-  std::mutex mu_;
-  std::optional<kube::TypedClient> typed_;
-  std::map<std::string, api::ResourceSlice> listed_;  // from the last List
-  std::map<std::string, Memo> memo_;                  // slices this publisher wrote
+  Mutex mu_;  // held for all of a List or Publish
+  std::optional<kube::TypedClient> typed_ DRA_GUARDED_BY(mu_);
+  std::map<std::string, api::ResourceSlice> listed_ DRA_GUARDED_BY(mu_);  // from the last List
+  std::map<std::string, Memo> memo_ DRA_GUARDED_BY(mu_);  // slices this publisher wrote
 };
 
 }  // namespace

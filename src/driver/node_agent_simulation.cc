@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <initializer_list>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string_view>
 #include <system_error>
@@ -17,6 +16,7 @@
 
 #include "dra/driver/extension.h"
 #include "dra/driver/plugin.h"
+#include "dra/util/mutex.h"
 #include "driver/kubelet_client.h"
 
 namespace dra::driver {
@@ -45,18 +45,18 @@ class MemoryClaimSource : public ClaimSource {
 class MemorySlicePublisher : public SlicePublisher {
  public:
   Result<std::vector<api::ResourceSlice>> List() override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     return slices_;
   }
   Status Publish(const std::vector<api::ResourceSlice>& slices) override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     slices_ = slices;
     return {};
   }
 
  private:
-  std::mutex mu_;
-  std::vector<api::ResourceSlice> slices_;
+  Mutex mu_;
+  std::vector<api::ResourceSlice> slices_ DRA_GUARDED_BY(mu_);
 };
 
 // A private directory tree, removed on destruction.

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +18,7 @@
 #include "dra/api/codec.h"
 #include "dra/api/validation.h"
 #include "dra/driver/cdi.h"
+#include "dra/util/mutex.h"
 #include "dra/util/system_error.h"
 #include "driver/claim_preparer.h"
 #include "driver/grpc_error_code.h"
@@ -125,9 +125,12 @@ class PluginImpl final : public Plugin, public DriverEvents {
 
   void HealthChanged() override { health_.Changed(); }
 
-  void Stop() override {
-    std::lock_guard stop_lock(stop_mu_);
-    if (stopped_) return;
+  void Stop() override DRA_EXCLUDES(stop_mu_, wait_mu_) {
+    MutexLock stop_lock(stop_mu_);
+    {
+      MutexLock lock(wait_mu_);
+      if (stopped_) return;
+    }
     // Registration first, so the kubelet deregisters before the endpoint goes.
     // Only sockets this instance serves are unlinked: after a failed start
     // the paths may belong to another, running instance.
@@ -142,15 +145,15 @@ class PluginImpl final : public Plugin, public DriverEvents {
     if (publishing_) publishing_->Stop();
     if (driver_started_) driver_.Stop();
     {
-      std::lock_guard lock(wait_mu_);
+      MutexLock lock(wait_mu_);
       stopped_ = true;
     }
-    wait_cv_.notify_all();
+    wait_cv_.NotifyAll();
   }
 
-  void Wait() override {
-    std::unique_lock lock(wait_mu_);
-    wait_cv_.wait(lock, [&] { return stopped_; });
+  void Wait() override DRA_EXCLUDES(wait_mu_) {
+    MutexLock lock(wait_mu_);
+    while (!stopped_) wait_cv_.Wait(wait_mu_);
   }
 
   std::string registration_status() const override { return registration_log_.Describe(); }
@@ -192,10 +195,10 @@ class PluginImpl final : public Plugin, public DriverEvents {
   std::unique_ptr<grpc::Server> registration_server_;
   bool driver_started_ = false;
   std::unique_ptr<PublishingLoop> publishing_;
-  std::mutex stop_mu_;
-  std::mutex wait_mu_;
-  std::condition_variable wait_cv_;
-  bool stopped_ = false;
+  Mutex stop_mu_;  // one Stop at a time; held for all of it
+  Mutex wait_mu_;
+  CondVar wait_cv_;
+  bool stopped_ DRA_GUARDED_BY(wait_mu_) = false;  // written under stop_mu_ too
 };
 
 Status PluginImpl::Init() {

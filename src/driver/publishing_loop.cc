@@ -33,7 +33,7 @@ Status PublishingLoop::PublishNow() {
 }
 
 Status PublishingLoop::PublishOnce() {
-  std::lock_guard lock(publish_mu_);
+  MutexLock lock(publish_mu_);
   auto inventory = driver_.Enumerate();
   if (!inventory.ok()) return inventory.failure().WithPrefix("enumerate devices: ");
   auto existing = publisher_.List();
@@ -74,7 +74,7 @@ Status PublishingLoop::PublishOnce() {
 
 void PublishingLoop::Record(const Status& s) {
   {
-    std::lock_guard lock(error_mu_);
+    MutexLock lock(error_mu_);
     last_error_ = s.ok() ? std::string() : s.error();
   }
   if (config_.metrics == nullptr) return;
@@ -92,7 +92,7 @@ void PublishingLoop::Record(const Status& s) {
 }
 
 std::string PublishingLoop::last_error() const {
-  std::lock_guard lock(error_mu_);
+  MutexLock lock(error_mu_);
   return last_error_;
 }
 
@@ -102,18 +102,18 @@ void PublishingLoop::Start(bool retry_first) {
 
 void PublishingLoop::Changed() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     changed_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void PublishingLoop::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (worker_.joinable()) worker_.join();
 }
 
@@ -126,16 +126,18 @@ void PublishingLoop::Work(bool retry_first) {
   };
   auto next = retry_first ? Clock::now() + delay : after_success();
   if (retry_first) delay = std::min(delay * 2, config_.retry_max);
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   while (true) {
-    cv_.wait_until(lock, next, [&] { return stop_ || changed_; });
+    while (!stop_ && !changed_) {
+      if (cv_.WaitUntil(mu_, next) == std::cv_status::timeout) break;
+    }
     if (stop_) return;
     bool changed = changed_;
     if (!changed && Clock::now() < next) continue;
     changed_ = false;
-    lock.unlock();
+    lock.Unlock();
     Status s = PublishNow();
-    lock.lock();
+    lock.Lock();
     if (s.ok()) {
       delay = config_.retry_initial;
       next = after_success();

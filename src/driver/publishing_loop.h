@@ -9,14 +9,13 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "dra/driver/driver.h"
 #include "dra/driver/slice_publisher.h"
 #include "dra/metrics/registry.h"
+#include "dra/util/mutex.h"
 
 namespace dra::driver {
 
@@ -49,20 +48,20 @@ class PublishingLoop {
   std::string last_error() const;
 
  private:
-  Status PublishOnce();
+  Status PublishOnce() DRA_EXCLUDES(publish_mu_);
   void Record(const Status& s);
-  void Work(bool retry_first);
+  void Work(bool retry_first) DRA_EXCLUDES(mu_);
 
   Driver& driver_;
   SlicePublisher& publisher_;
   const PublishingConfig config_;
-  std::mutex publish_mu_;  // one publish at a time
-  mutable std::mutex error_mu_;
-  std::string last_error_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool changed_ = false;  // guarded by mu_
-  bool stop_ = false;     // guarded by mu_
+  Mutex publish_mu_;  // one publish at a time; guards no data
+  mutable Mutex error_mu_;
+  std::string last_error_ DRA_GUARDED_BY(error_mu_);
+  Mutex mu_;
+  CondVar cv_;
+  bool changed_ DRA_GUARDED_BY(mu_) = false;
+  bool stop_ DRA_GUARDED_BY(mu_) = false;
   std::thread worker_;
 };
 

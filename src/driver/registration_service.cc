@@ -5,12 +5,12 @@
 namespace dra::driver {
 
 void RegistrationLog::Record(bool registered, const std::string& error) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   status_ = registered ? "registered" : "rejected: " + error;
 }
 
 std::string RegistrationLog::Describe() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return status_;
 }
 

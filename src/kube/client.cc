@@ -20,7 +20,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +27,6 @@
 #include <iostream>
 #include <iterator>
 #include <list>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -37,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "dra/util/mutex.h"
 #include "kube/go_duration.h"
 #include "kube/rate_limiter.h"
 #include "kube/warning_header.h"
@@ -299,7 +298,7 @@ class Transport {
 
   ~Transport() {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       stop_ = true;
     }
     if (thread_.joinable()) {
@@ -332,7 +331,7 @@ class Transport {
     job.cancel = cancel;
     job.deadline = deadline;
     curl_easy_setopt(h, CURLOPT_PRIVATE, &job);
-    std::unique_lock lock(mu_);
+    MutexLock lock(mu_);
     if (!thread_.joinable()) {
       // Started with the first request: a client that only watches never
       // needs it.
@@ -346,21 +345,22 @@ class Transport {
     }
     queued_.push_back(&job);
     curl_multi_wakeup(multi_);
-    job.done_cv.wait(lock, [&] { return job.done; });
+    while (!job.done) job.done_cv.Wait(mu_);
     return job.result;
   }
 
  private:
   // One request between Run's queueing and its end; lives on the caller's
   // stack. `done` and `result` are guarded by mu_ and written once by the
-  // transport thread, which after setting `done` never touches the Job again.
+  // transport thread, which after setting `done` never touches the Job again
+  // (a comment, not DRA_GUARDED_BY: a nested struct cannot name mu_).
   struct Job {
     CURL* handle = nullptr;
     Transfer* transfer = nullptr;
     const std::atomic<bool>* cancel = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;
     std::list<Job*>::iterator active_at;  // the transport thread's, while it runs
-    std::condition_variable done_cv;
+    CondVar done_cv;
     bool done = false;
     CURLcode result = CURLE_OK;
   };
@@ -370,10 +370,10 @@ class Transport {
   // Hands the result to the caller waiting in Run. Notified under the lock:
   // once `done` is seen the caller may return and destroy the Job.
   void Finish(Job* job, CURLcode result) {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     job->result = result;
     job->done = true;
-    job->done_cv.notify_one();
+    job->done_cv.NotifyOne();
   }
 
   // Takes a job out of the multi handle (if it was added) and ends it.
@@ -397,7 +397,7 @@ class Transport {
     for (;;) {
       std::list<Job*> fresh;
       {
-        std::lock_guard lock(mu_);
+        MutexLock lock(mu_);
         if (stop_) break;
         fresh.splice(fresh.end(), queued_);
       }
@@ -437,20 +437,20 @@ class Transport {
     // Stopped: no Run is in progress (the destructor's precondition), so
     // nothing should be left; whatever is, ends rather than hangs.
     while (!active.empty()) End(active, active.front(), CURLE_ABORTED_BY_CALLBACK);
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (Job* job : queued_) {
       job->result = CURLE_ABORTED_BY_CALLBACK;
       job->done = true;
-      job->done_cv.notify_one();
+      job->done_cv.NotifyOne();
     }
     queued_.clear();
   }
 
   CURLM* const multi_;
-  std::mutex mu_;
-  std::list<Job*> queued_;  // guarded by mu_: waiting for the thread to add them
-  bool stop_ = false;       // guarded by mu_
-  std::thread thread_;      // started by the first Run, under mu_
+  Mutex mu_;
+  std::list<Job*> queued_ DRA_GUARDED_BY(mu_);  // waiting for the thread to add them
+  bool stop_ DRA_GUARDED_BY(mu_) = false;
+  std::thread thread_ DRA_GUARDED_BY(mu_);  // started by the first Run
 };
 
 }  // namespace
@@ -482,25 +482,27 @@ struct Client::Impl {
   // Idle easy handles, kept to save their setup: `pool` for requests (their
   // connections live in the transport's multi handle), `stream_pool` for
   // streams (each keeps the connection of its last stream, for the next).
-  std::mutex pool_mu;
-  std::vector<CURL*> pool;         // guarded by pool_mu
-  std::vector<CURL*> stream_pool;  // guarded by pool_mu
+  Mutex pool_mu;
+  std::vector<CURL*> pool DRA_GUARDED_BY(pool_mu);
+  std::vector<CURL*> stream_pool DRA_GUARDED_BY(pool_mu);
 
   // Requests in flight (limits.max_concurrent_requests; streams not counted).
-  std::mutex slots_mu;
-  std::condition_variable slots_cv;
-  int in_flight = 0;  // guarded by slots_mu
+  Mutex slots_mu;
+  CondVar slots_cv;
+  int in_flight DRA_GUARDED_BY(slots_mu) = 0;
 
   // TLS sessions shared by every handle, so a new connection resumes one
   // instead of a full handshake. curl calls the lock functions from any
   // thread; one mutex per kind of shared data.
   CURLSH* share = nullptr;
-  std::array<std::mutex, CURL_LOCK_DATA_LAST> share_mu;
-  static void LockShare(CURL*, curl_lock_data data, curl_lock_access, void* self) {
-    static_cast<Impl*>(self)->share_mu[static_cast<std::size_t>(data)].lock();
+  std::array<Mutex, CURL_LOCK_DATA_LAST> share_mu;
+  // Not analysed: curl takes the lock in one callback and lets it go in another.
+  static void LockShare(CURL*, curl_lock_data data, curl_lock_access,
+                        void* self) DRA_NO_THREAD_SAFETY_ANALYSIS {
+    static_cast<Impl*>(self)->share_mu[static_cast<std::size_t>(data)].Lock();
   }
-  static void UnlockShare(CURL*, curl_lock_data data, void* self) {
-    static_cast<Impl*>(self)->share_mu[static_cast<std::size_t>(data)].unlock();
+  static void UnlockShare(CURL*, curl_lock_data data, void* self) DRA_NO_THREAD_SAFETY_ANALYSIS {
+    static_cast<Impl*>(self)->share_mu[static_cast<std::size_t>(data)].Unlock();
   }
   void InitShare() {
     share = curl_share_init();
@@ -516,22 +518,22 @@ struct Client::Impl {
 
   void TakeSlot() {
     if (limits.max_concurrent_requests <= 0) return;
-    std::unique_lock lock(slots_mu);
-    slots_cv.wait(lock, [&] { return in_flight < limits.max_concurrent_requests; });
+    MutexLock lock(slots_mu);
+    while (in_flight >= limits.max_concurrent_requests) slots_cv.Wait(slots_mu);
     ++in_flight;
   }
   void GiveSlot() {
     if (limits.max_concurrent_requests <= 0) return;
     {
-      std::lock_guard lock(slots_mu);
+      MutexLock lock(slots_mu);
       --in_flight;
     }
-    slots_cv.notify_one();
+    slots_cv.NotifyOne();
   }
 
-  std::mutex warn_mu;
-  std::set<std::string> warned;
-  std::function<void(const std::string&)> warning_handler;
+  Mutex warn_mu;
+  std::set<std::string> warned DRA_GUARDED_BY(warn_mu);
+  std::function<void(const std::string&)> warning_handler DRA_GUARDED_BY(warn_mu);
 
   std::atomic<int> last_http_version{0};
   std::atomic<std::uint64_t> connections_opened{0};  // CURLINFO_NUM_CONNECTS summed
@@ -548,7 +550,7 @@ struct Client::Impl {
 
   CURL* Acquire(bool streaming) {
     {
-      std::lock_guard<std::mutex> lock(pool_mu);
+      MutexLock lock(pool_mu);
       std::vector<CURL*>& from = streaming ? stream_pool : pool;
       if (!from.empty()) {
         CURL* h = from.back();
@@ -560,7 +562,7 @@ struct Client::Impl {
   }
 
   void Release(CURL* h, bool streaming) {
-    std::lock_guard<std::mutex> lock(pool_mu);
+    MutexLock lock(pool_mu);
     std::vector<CURL*>& to = streaming ? stream_pool : pool;
     // Bound idle handles (and the streams' idle connections) as Go's
     // transport bounds idle connections (25 per host).
@@ -733,7 +735,7 @@ struct Client::Impl {
       for (std::string& text : ParseWarningHeader(v)) {
         std::function<void(const std::string&)> handler;
         {
-          std::lock_guard<std::mutex> lock(warn_mu);
+          MutexLock lock(warn_mu);
           if (warned.count(text) != 0) continue;
           if (warned.size() < kMaxRemembered) warned.insert(text);
           handler = warning_handler;
@@ -1017,7 +1019,7 @@ ApiStatus Client::Stream(const HttpRequest& request,
 }
 
 void Client::SetWarningHandler(std::function<void(const std::string&)> handler) {
-  std::lock_guard<std::mutex> lock(impl_->warn_mu);
+  MutexLock lock(impl_->warn_mu);
   impl_->warning_handler = std::move(handler);
 }
 

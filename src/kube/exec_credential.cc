@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/codec/time_format.h"
+#include "dra/util/mutex.h"
 #include "kube/kubeconfig_internal.h"
 
 extern char** environ;
@@ -353,7 +354,7 @@ std::string ExecCredentialProvider::ExecInfo(bool interactive) const {
 }
 
 Result<Credentials> ExecCredentialProvider::Get() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (cached_) {
     auto now = options_.now ? options_.now() : std::chrono::system_clock::now();
     if (!expiry_ || now <= *expiry_) return *cached_;
@@ -362,7 +363,7 @@ Result<Credentials> ExecCredentialProvider::Get() {
 }
 
 void ExecCredentialProvider::Invalidate(const Credentials& used) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (cached_ && *cached_ == used) cached_.reset();
 }
 

@@ -4,15 +4,13 @@
 #include "dra/kube/informer.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dra/util/mutex.h"
 #include "dra/util/random.h"
 #include "kube/wire.h"
 
@@ -91,18 +89,18 @@ struct InformerCore::State {
   ErasedHandlers handlers;
   InformerOptions options;
 
-  mutable std::shared_mutex cache_mu;
-  std::unordered_map<std::string, ErasedObject> cache;
+  mutable SharedMutex cache_mu;
+  std::unordered_map<std::string, ErasedObject> cache DRA_GUARDED_BY(cache_mu);
 
-  std::mutex mu;  // guards everything below
-  std::condition_variable cv;
-  std::deque<Notification> queue;
-  bool started = false;
-  bool synced = false;
-  std::string last_rv;
-  bool last_rv_unavailable = false;
-  InformerStats stats;
-  mutable std::condition_variable sync_cv;
+  Mutex mu;
+  CondVar cv;
+  std::deque<Notification> queue DRA_GUARDED_BY(mu);
+  bool started DRA_GUARDED_BY(mu) = false;
+  bool synced DRA_GUARDED_BY(mu) = false;
+  std::string last_rv DRA_GUARDED_BY(mu);
+  bool last_rv_unavailable DRA_GUARDED_BY(mu) = false;
+  InformerStats stats DRA_GUARDED_BY(mu);
+  mutable CondVar sync_cv;
 
   std::atomic<bool> stop{false};
   std::thread reflector;
@@ -112,15 +110,19 @@ struct InformerCore::State {
 
   // Sleeps for `d` or until Stop(); false when stopped.
   bool Sleep(Clock::duration d) {
-    std::unique_lock lock(mu);
-    return !cv.wait_for(lock, d, [&] { return stop.load(); });
+    MutexLock lock(mu);
+    const auto deadline = std::chrono::steady_clock::now() + d;
+    while (!stop.load()) {
+      if (cv.WaitUntil(mu, deadline) == std::cv_status::timeout) break;
+    }
+    return !stop.load();
   }
   void Push(Notification n) {
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       queue.push_back(std::move(n));
     }
-    cv.notify_all();
+    cv.NotifyAll();
   }
   void Report(ApiError e) {
     Notification n{Notification::Kind::kError, nullptr, nullptr, false, std::move(e)};
@@ -128,7 +130,7 @@ struct InformerCore::State {
   }
   template <class F>
   void Count(F f) {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     f(stats);
   }
 
@@ -163,7 +165,7 @@ void InformerCore::State::RunReflector() {
 bool InformerCore::State::List() {
   ListOptions lo;
   {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     lo.resource_version = last_rv_unavailable ? "" : last_rv.empty() ? "0" : last_rv;
   }
   // Pages for "0" and "" (the watch cache ignores the limit for "0"); one
@@ -175,7 +177,7 @@ bool InformerCore::State::List() {
   ApiResult<ObjectList> list = source->List(lo);
   if (!list.ok() && (list.error().IsGone() || IsTooLargeResourceVersion(list.error()))) {
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       last_rv_unavailable = true;
     }
     lo.resource_version = "";
@@ -193,7 +195,7 @@ bool InformerCore::State::List() {
   bool initial = !listed_once;
   listed_once = true;
   Replace(std::move(list->items), initial);
-  std::lock_guard lock(mu);
+  MutexLock lock(mu);
   last_rv_unavailable = false;
   last_rv = list->resource_version;
   ++stats.lists;
@@ -214,7 +216,7 @@ void InformerCore::State::Replace(std::vector<json::Value>&& items, bool initial
   }
   std::vector<Notification> out;
   {
-    std::unique_lock lock(cache_mu);
+    WriterLock lock(cache_mu);
     std::unordered_map<std::string, ErasedObject> next;
     next.reserve(fresh.size());
     for (auto& [key, obj] : fresh) {
@@ -240,10 +242,10 @@ void InformerCore::State::Replace(std::vector<json::Value>&& items, bool initial
   }
   if (initial) out.push_back({Notification::Kind::kSynced, nullptr, nullptr, false, {}});
   {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     for (Notification& n : out) queue.push_back(std::move(n));
   }
-  cv.notify_all();
+  cv.NotifyAll();
 }
 
 bool InformerCore::State::HandleEvent(WatchEvent&& event) {
@@ -261,7 +263,7 @@ bool InformerCore::State::HandleEvent(WatchEvent&& event) {
   ErasedObject obj = Transform(std::move(event.object), key);
   Notification n{Notification::Kind::kAdd, nullptr, nullptr, false, {}};
   {
-    std::unique_lock lock(cache_mu);
+    WriterLock lock(cache_mu);
     auto old = cache.find(key);
     if (event.type == "DELETED") {
       if (old == cache.end()) return true;  // never known: nothing to tell
@@ -286,7 +288,7 @@ void InformerCore::State::WatchLoop(Backoff& backoff) {
   while (!stop.load()) {
     ListOptions lo;
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       lo.resource_version = last_rv;
       ++stats.watches;
     }
@@ -307,7 +309,7 @@ void InformerCore::State::WatchLoop(Backoff& backoff) {
           std::string rv = ResourceVersionOf(event.object);
           HandleEvent(std::move(event));
           if (propagate) {
-            std::lock_guard lock(mu);
+            MutexLock lock(mu);
             last_rv = std::move(rv);
           }
           return !stop.load();
@@ -356,10 +358,10 @@ void InformerCore::State::Dispatch(Notification& n) {
       break;
     case Notification::Kind::kSynced: {
       {
-        std::lock_guard lock(mu);
+        MutexLock lock(mu);
         synced = true;
       }
-      sync_cv.notify_all();
+      sync_cv.NotifyAll();
       break;
     }
   }
@@ -368,23 +370,25 @@ void InformerCore::State::Dispatch(Notification& n) {
 void InformerCore::State::RunDispatcher() {
   const bool resync = options.resync_period.count() > 0;
   Clock::time_point next_resync = Clock::now() + options.resync_period;
-  std::unique_lock lock(mu);
+  MutexLock lock(mu);
   while (!stop.load()) {
     if (queue.empty()) {
       if (resync) {
-        cv.wait_until(lock, next_resync, [&] { return stop.load() || !queue.empty(); });
+        while (!stop.load() && queue.empty()) {
+          if (cv.WaitUntil(mu, next_resync) == std::cv_status::timeout) break;
+        }
       } else {
-        cv.wait(lock, [&] { return stop.load() || !queue.empty(); });
+        while (!stop.load() && queue.empty()) cv.Wait(mu);
       }
       if (stop.load()) break;
     }
     if (queue.empty()) {  // the resync timer fired with nothing pending
       next_resync = Clock::now() + options.resync_period;
       if (!synced || !handlers.on_update) continue;
-      lock.unlock();
+      lock.Unlock();
       std::vector<ErasedObject> all;
       {
-        std::shared_lock cache_lock(cache_mu);
+        ReaderLock cache_lock(cache_mu);
         all.reserve(cache.size());
         for (const auto& [key, obj] : cache) all.push_back(obj);
       }
@@ -392,14 +396,14 @@ void InformerCore::State::RunDispatcher() {
         if (stop.load()) break;
         handlers.on_update(o, o);
       }
-      lock.lock();
+      lock.Lock();
       continue;
     }
     Notification n = std::move(queue.front());
     queue.pop_front();
-    lock.unlock();
+    lock.Unlock();
     Dispatch(n);
-    lock.lock();
+    lock.Lock();
   }
 }
 
@@ -414,7 +418,7 @@ InformerCore::InformerCore(std::shared_ptr<ListerWatcher> source, ErasedHandlers
 InformerCore::~InformerCore() { Stop(); }
 
 void InformerCore::Start() {
-  std::lock_guard lock(state_->mu);
+  MutexLock lock(state_->mu);
   if (state_->started || state_->stop.load()) return;
   state_->started = true;
   State* s = state_.get();
@@ -424,29 +428,31 @@ void InformerCore::Start() {
 
 void InformerCore::Stop() {
   {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     state_->stop.store(true);
   }
-  state_->cv.notify_all();
-  state_->sync_cv.notify_all();
+  state_->cv.NotifyAll();
+  state_->sync_cv.NotifyAll();
   if (state_->reflector.joinable()) state_->reflector.join();
   if (state_->dispatcher.joinable()) state_->dispatcher.join();
 }
 
 bool InformerCore::HasSynced() const {
-  std::lock_guard lock(state_->mu);
+  MutexLock lock(state_->mu);
   return state_->synced;
 }
 
 bool InformerCore::WaitForSync(std::chrono::milliseconds timeout) const {
-  std::unique_lock lock(state_->mu);
-  return state_->sync_cv.wait_for(lock, timeout, [&] {
-    return state_->synced || state_->stop.load();
-  }) && state_->synced;
+  MutexLock lock(state_->mu);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!state_->synced && !state_->stop.load()) {
+    if (state_->sync_cv.WaitUntil(state_->mu, deadline) == std::cv_status::timeout) break;
+  }
+  return state_->synced;
 }
 
 std::vector<ErasedObject> InformerCore::Snapshot() const {
-  std::shared_lock lock(state_->cache_mu);
+  ReaderLock lock(state_->cache_mu);
   std::vector<ErasedObject> out;
   out.reserve(state_->cache.size());
   for (const auto& [key, obj] : state_->cache) out.push_back(obj);
@@ -454,18 +460,18 @@ std::vector<ErasedObject> InformerCore::Snapshot() const {
 }
 
 ErasedObject InformerCore::Get(std::string_view key) const {
-  std::shared_lock lock(state_->cache_mu);
+  ReaderLock lock(state_->cache_mu);
   auto it = state_->cache.find(std::string(key));
   return it != state_->cache.end() ? it->second : nullptr;
 }
 
 std::string InformerCore::LastSyncResourceVersion() const {
-  std::lock_guard lock(state_->mu);
+  MutexLock lock(state_->mu);
   return state_->last_rv;
 }
 
 InformerStats InformerCore::Stats() const {
-  std::lock_guard lock(state_->mu);
+  MutexLock lock(state_->mu);
   return state_->stats;
 }
 

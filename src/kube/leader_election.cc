@@ -3,13 +3,12 @@
 
 #include <unistd.h>
 
-#include <condition_variable>
 #include <cstdio>
 #include <ctime>
-#include <mutex>
 #include <optional>
 #include <thread>
 
+#include "dra/util/mutex.h"
 #include "dra/util/random.h"
 
 namespace dra::kube {
@@ -124,35 +123,42 @@ struct LeaderElector::State {
   LeaderElectionConfig config;
   util::SplitMix64 rng{util::RandomSeed()};
 
-  mutable std::mutex mu;  // guards the fields below and stop's waits
-  std::condition_variable cv;
-  bool stop = false;
-  LeaderElectionRecord observed;
-  SteadyClock::time_point observed_time{};
-  std::optional<LeaderElectionRecord> observed_raw;  // the record as last read
-  std::string reported_leader;
-  bool run_ended = false;  // Run() returned: not leading, whatever the record says
+  mutable Mutex mu;  // guards the fields marked so, and stop's waits
+  CondVar cv;
+  bool stop DRA_GUARDED_BY(mu) = false;
+  LeaderElectionRecord observed DRA_GUARDED_BY(mu);
+  SteadyClock::time_point observed_time DRA_GUARDED_BY(mu){};
+  // The record as last read; only Run's thread touches it, without mu.
+  std::optional<LeaderElectionRecord> observed_raw;
+  std::string reported_leader DRA_GUARDED_BY(mu);
+  // Run() returned: not leading, whatever the record says
+  bool run_ended DRA_GUARDED_BY(mu) = false;
+  // Started by Start under mu; joined by Stop without it (not annotated:
+  // Stop must not hold mu while the thread it joins may still take it).
   std::thread thread;
 
   bool Stopped() {
-    std::lock_guard l(mu);
+    MutexLock l(mu);
     return stop;
   }
   // Sleeps until `until` or Stop(); false when stopped.
   bool SleepUntil(SteadyClock::time_point until) {
-    std::unique_lock l(mu);
-    return !cv.wait_until(l, until, [&] { return stop; });
+    MutexLock l(mu);
+    while (!stop) {
+      if (cv.WaitUntil(mu, until) == std::cv_status::timeout) break;
+    }
+    return !stop;
   }
   bool IsLeader() {
-    std::lock_guard l(mu);
+    MutexLock l(mu);
     return observed.holder_identity == config.identity;
   }
   bool IsLeaseValid(SteadyClock::time_point now) {
-    std::lock_guard l(mu);
+    MutexLock l(mu);
     return observed_time + std::chrono::seconds(observed.lease_duration_seconds) > now;
   }
   void SetObserved(const LeaderElectionRecord& r) {
-    std::lock_guard l(mu);
+    MutexLock l(mu);
     observed = r;
     observed_time = SteadyClock::now();
   }
@@ -162,7 +168,7 @@ struct LeaderElector::State {
   void MaybeReportTransition() {
     std::string holder;
     {
-      std::lock_guard l(mu);
+      MutexLock l(mu);
       if (observed.holder_identity == reported_leader) return;
       reported_leader = observed.holder_identity;
       holder = reported_leader;
@@ -188,7 +194,7 @@ bool LeaderElector::State::TryAcquireOrRenew() {
   // Fast path: renew the lease we hold without reading it first.
   if (IsLeader() && IsLeaseValid(SteadyClock::now())) {
     {
-      std::lock_guard l(mu);
+      MutexLock l(mu);
       record.acquire_time = observed.acquire_time;
       record.lease_transitions = observed.lease_transitions;
     }
@@ -345,7 +351,7 @@ void LeaderElector::Run() {
       s.TryRelease(SteadyClock::now() + s.config.renew_deadline);
     }
     {
-      std::lock_guard l(s.mu);
+      MutexLock l(s.mu);
       s.run_ended = true;
     }
     lost.store(true);
@@ -354,36 +360,36 @@ void LeaderElector::Run() {
     return;
   }
   {
-    std::lock_guard l(s.mu);
+    MutexLock l(s.mu);
     s.run_ended = true;
   }
   if (s.config.on_stopped_leading) s.config.on_stopped_leading();
 }
 
 void LeaderElector::Start() {
-  std::lock_guard l(state_->mu);
+  MutexLock l(state_->mu);
   if (state_->thread.joinable() || state_->stop) return;
   state_->thread = std::thread([this] { Run(); });
 }
 
 void LeaderElector::Stop() {
   {
-    std::lock_guard l(state_->mu);
+    MutexLock l(state_->mu);
     state_->stop = true;
   }
-  state_->cv.notify_all();
+  state_->cv.NotifyAll();
   if (state_->thread.joinable() && state_->thread.get_id() != std::this_thread::get_id()) {
     state_->thread.join();
   }
 }
 
 bool LeaderElector::IsLeader() const {
-  std::lock_guard l(state_->mu);
+  MutexLock l(state_->mu);
   return !state_->run_ended && state_->observed.holder_identity == state_->config.identity;
 }
 
 std::string LeaderElector::GetLeader() const {
-  std::lock_guard l(state_->mu);
+  MutexLock l(state_->mu);
   return state_->observed.holder_identity;
 }
 

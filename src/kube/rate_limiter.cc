@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "dra/util/mutex.h"
+
 namespace dra::kube {
 
 RateLimiter::RateLimiter(double qps, int burst)
@@ -11,7 +13,7 @@ RateLimiter::RateLimiter(double qps, int burst)
 std::chrono::nanoseconds RateLimiter::Wait() {
   std::chrono::nanoseconds wait{0};
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     Clock::time_point now = Clock::now();
     double elapsed = std::chrono::duration<double>(now - last_).count();
     last_ = now;

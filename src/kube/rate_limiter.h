@@ -6,7 +6,8 @@
 #pragma once
 
 #include <chrono>
-#include <mutex>
+
+#include "dra/util/mutex.h"
 
 namespace dra::kube {
 
@@ -14,15 +15,15 @@ class RateLimiter {
  public:
   RateLimiter(double qps, int burst);
   // Blocks until a token is available and takes it; returns how long it waited.
-  std::chrono::nanoseconds Wait();
+  std::chrono::nanoseconds Wait() DRA_EXCLUDES(mu_);
 
  private:
   using Clock = std::chrono::steady_clock;
-  std::mutex mu_;
+  Mutex mu_;
   const double qps_;
   const double burst_;
-  double tokens_;           // guarded by mu_; may go negative: reserved by waiters
-  Clock::time_point last_;  // guarded by mu_
+  double tokens_ DRA_GUARDED_BY(mu_);  // may go negative: reserved by waiters
+  Clock::time_point last_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace dra::kube

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "dra/kube/kubeconfig.h"
+#include "dra/util/mutex.h"
 #include "kube/kubeconfig_internal.h"
 
 namespace dra::kube {
@@ -32,7 +33,7 @@ Result<std::string> TokenFileProvider::ReadToken() const {
 }
 
 Result<Credentials> TokenFileProvider::Get() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   const auto now = clock_();
   if (fresh_ && now - read_at_ < refresh_after()) return Credentials{token_, "", ""};
   Result<std::string> token = ReadToken();
@@ -49,7 +50,7 @@ Result<Credentials> TokenFileProvider::Get() {
 }
 
 void TokenFileProvider::Invalidate(const Credentials& used) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (used.bearer_token == token_ || token_.empty()) fresh_ = false;
 }
 

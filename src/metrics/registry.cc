@@ -91,17 +91,17 @@ Family::Series& Family::At(const std::vector<std::string>& values) {
 
 void Family::Add(const std::vector<std::string>& values, double v) {
   if (type_ == Type::kCounter && v < 0) return;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   At(values).value += v;
 }
 
 void Family::Set(const std::vector<std::string>& values, double v) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   At(values).value = v;
 }
 
 void Family::Observe(const std::vector<std::string>& values, double v) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Series& s = At(values);
   s.value += v;
   ++s.count;
@@ -110,12 +110,12 @@ void Family::Observe(const std::vector<std::string>& values, double v) {
 }
 
 void Family::Clear() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   series_.clear();
 }
 
 double Family::Value(const std::vector<std::string>& values) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = series_.find(values);
   return it == series_.end() ? 0 : it->second.value;
 }
@@ -125,7 +125,7 @@ void Family::Expose(std::string& out) const {
   out += "# HELP " + name_ + " ";
   AppendEscaped(out, help_, false);
   out += "\n# TYPE " + name_ + " " + kTypeNames[static_cast<int>(type_)] + "\n";
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (const auto& [values, s] : series_) {
     if (type_ != Type::kHistogram) {
       out += name_;
@@ -164,7 +164,7 @@ Family& Registry::Get(const std::string& name, const std::string& help, Type typ
     if (!ValidName(l, false) || l == "le") throw std::invalid_argument("label name " + l);
   }
   std::sort(buckets.begin(), buckets.end());
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto& slot = families_[name];
   if (!slot) {
     slot = std::make_unique<Family>(name, help, type, std::move(labels), std::move(buckets));
@@ -188,18 +188,18 @@ Family& Registry::Histogram(const std::string& name, const std::string& help,
 }
 
 void Registry::AddCollector(std::function<void()> collect) {
-  std::lock_guard lock(collect_mu_);
+  MutexLock lock(collect_mu_);
   collectors_.push_back(std::move(collect));
 }
 
 std::string Registry::Expose() {
   {
-    std::lock_guard lock(collect_mu_);
+    MutexLock lock(collect_mu_);
     for (auto& c : collectors_) c();
   }
   std::vector<const Family*> families;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (const auto& [name, f] : families_) families.push_back(f.get());
   }
   std::string out;

@@ -1,5 +1,7 @@
 #include "scheduler/worker_pool.h"
 
+#include "dra/util/mutex.h"
+
 namespace dra::scheduler {
 
 WorkerPool::WorkerPool(int threads) {
@@ -8,10 +10,10 @@ WorkerPool::WorkerPool(int threads) {
 
 WorkerPool::~WorkerPool() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     shutdown_ = true;
   }
-  work_cv_.notify_all();
+  work_cv_.NotifyAll();
   for (std::thread& t : threads_) t.join();
 }
 
@@ -28,17 +30,17 @@ void WorkerPool::WorkerLoop() {
   std::uint64_t seen = 0;
   while (true) {
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      work_cv_.wait(lock, [&] { return shutdown_ || generation_ != seen; });
+      MutexLock lock(mu_);
+      while (!shutdown_ && generation_ == seen) work_cv_.Wait(mu_);
       if (shutdown_) return;
       seen = generation_;
     }
     Drain();
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       --pending_;
     }
-    done_cv_.notify_one();
+    done_cv_.NotifyOne();
   }
 }
 
@@ -53,18 +55,18 @@ void WorkerPool::ParallelFor(std::size_t n, const std::function<void(std::size_t
   bool wake = !threads_.empty() && n > 1;
   if (wake) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       ++generation_;
       pending_ = static_cast<int>(threads_.size());
     }
-    work_cv_.notify_all();
+    work_cv_.NotifyAll();
   }
   Drain();
   if (wake) {
-    std::unique_lock<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     // Every worker takes part in every loop (possibly finding no index
     // left), so the loop's state stays valid until all of them are done.
-    done_cv_.wait(lock, [&] { return pending_ == 0; });
+    while (pending_ != 0) done_cv_.Wait(mu_);
   }
 }
 

@@ -1,14 +1,18 @@
 // A fixed set of threads that run one parallel loop at a time; the calling
 // thread takes part, so a pool of size 1 runs everything inline.
+//
+// Thread-safety: ParallelFor is called by one thread at a time (the pool's
+// owner); body and stop run on every thread of the pool at once and must be
+// safe for that. They are borrowed only until ParallelFor returns.
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
+
+#include "dra/util/mutex.h"
 
 namespace dra::scheduler {
 
@@ -34,14 +38,17 @@ class WorkerPool {
   void Drain();
 
   std::vector<std::thread> threads_;
-  std::mutex mu_;
-  std::condition_variable work_cv_;
-  std::condition_variable done_cv_;
-  std::uint64_t generation_ = 0;  // bumped per loop; guarded by mu_
-  int pending_ = 0;               // workers not yet done with the current loop; guarded by mu_
-  bool shutdown_ = false;
+  Mutex mu_;
+  CondVar work_cv_;
+  CondVar done_cv_;
+  std::uint64_t generation_ DRA_GUARDED_BY(mu_) = 0;  // bumped per loop
+  int pending_ DRA_GUARDED_BY(mu_) = 0;               // workers not yet done with the current loop
+  bool shutdown_ DRA_GUARDED_BY(mu_) = false;
 
-  // The current loop (valid while active).
+  // The current loop (valid while active). Written by ParallelFor before it
+  // bumps generation_ and read by the workers after they see the bump, both
+  // under mu_, which orders them; not annotated, since the workers read them
+  // without the lock.
   std::size_t n_ = 0;
   const std::function<void(std::size_t)>* body_ = nullptr;
   const std::function<bool()>* stop_ = nullptr;

@@ -1,16 +1,20 @@
 // A cache of compiled selectors keyed by expression text, so that an
 // allocator compiles each distinct expression once however many claims and
 // classes repeat it.
+//
+// Thread-safety: every method may be called from any thread at any time.
+// GetOrCompile returns a copy: its Program is shared and stays valid as long
+// as the caller keeps the Compilation, whether or not the cache evicts it.
 #pragma once
 
 #include <cstddef>
 #include <list>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 #include "dra/cel/program.h"
+#include "dra/util/mutex.h"
 
 namespace dra::cel {
 
@@ -22,7 +26,7 @@ class CompileCache {
 
   // Compile() through the cache. Failed compilations are cached too: the same
   // text fails the same way. Thread-safe.
-  Compilation GetOrCompile(std::string_view expression);
+  Compilation GetOrCompile(std::string_view expression) DRA_EXCLUDES(mu_);
 
   std::size_t size() const;
 
@@ -35,9 +39,10 @@ class CompileCache {
 
   const std::size_t capacity_;
   const CompileOptions options_;
-  mutable std::mutex mu_;
-  Lru lru_;                                                    // most recently used first
-  std::unordered_map<std::string_view, Lru::iterator> index_;  // keys point into lru_
+  mutable Mutex mu_;
+  Lru lru_ DRA_GUARDED_BY(mu_);  // most recently used first
+  // keys point into lru_
+  std::unordered_map<std::string_view, Lru::iterator> index_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace dra::cel

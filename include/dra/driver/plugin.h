@@ -92,6 +92,9 @@ std::string RegistrationSocketName(const std::string& registrar_directory,
                                    const std::string& driver_name, const std::string& pod_uid);
 std::string DraSocketName(const std::string& pod_uid);
 
+// Thread-safety: every method may be called from any thread at any time
+// while the Plugin lives (Stop from one thread while others Wait, say).
+// endpoints() lives as long as the Plugin.
 class Plugin {
  public:
   // Validates options, reconciles the checkpoint with the CDI directory

@@ -10,22 +10,22 @@
 // `timeout` or writes more than `max_output_bytes` is killed (SIGKILL, with
 // its process group when it is not interactive) and reported.
 //
-// Thread-safety: Get and Invalidate may be called from any thread. One mutex
-// serialises them; at most one plugin runs at a time and callers of Get wait
-// for it (client-go does the same).
+// Thread-safety: Get, Invalidate and ExecInfo may be called from any thread.
+// One mutex serialises Get and Invalidate; at most one plugin runs at a time
+// and callers of Get wait for it (client-go does the same).
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "dra/json/value.h"
 #include "dra/kube/kubeconfig.h"
 #include "dra/kube/rest_config.h"
+#include "dra/util/mutex.h"
 #include "dra/util/result.h"
 
 namespace dra::kube {
@@ -86,18 +86,18 @@ class ExecCredentialProvider : public CredentialProvider {
                          ExecPluginOptions options);
 
  private:
-  Result<Credentials> RunLocked();  // REQUIRES: mu_ held
+  Result<Credentials> RunLocked() DRA_REQUIRES(mu_);
 
   const ExecConfig config_;
   const std::string command_;  // cleaned, as client-go names it in messages
   const std::optional<ExecClusterInfo> cluster_;
   const ExecPluginOptions options_;
 
-  std::mutex mu_;
-  std::optional<Credentials> cached_;                            // guarded by mu_
-  std::optional<std::chrono::system_clock::time_point> expiry_;  // guarded by mu_
-  int install_hints_shown_ = 0;                                  // guarded by mu_
-  std::chrono::steady_clock::time_point hint_window_;            // guarded by mu_
+  Mutex mu_;
+  std::optional<Credentials> cached_ DRA_GUARDED_BY(mu_);
+  std::optional<std::chrono::system_clock::time_point> expiry_ DRA_GUARDED_BY(mu_);
+  int install_hints_shown_ DRA_GUARDED_BY(mu_) = 0;
+  std::chrono::steady_clock::time_point hint_window_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace dra::kube

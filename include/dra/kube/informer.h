@@ -108,7 +108,8 @@ struct ErasedHandlers {
   std::function<void(const ApiError&)> on_error;
 };
 
-// The type-independent informer; Informer<T> is a typed view of it.
+// The type-independent informer; Informer<T> is a typed view of it, and its
+// thread-safety contract (below) is this class's.
 class InformerCore {
  public:
   InformerCore(std::shared_ptr<ListerWatcher> source, ErasedHandlers handlers,

@@ -103,7 +103,8 @@ struct LeaderElectionConfig {
   std::function<void(const ApiError& error)> on_error;
 };
 
-// Thread-safety: Run() on one thread; Stop(), IsLeader(), GetLeader() from any.
+// Thread-safety: Run() on one thread; Start(), Stop(), IsLeader(), GetLeader()
+// and identity() from any. identity()'s reference lives as long as the elector.
 class LeaderElector {
  public:
   // Checks the timings with client-go's messages: "leaseDuration must be

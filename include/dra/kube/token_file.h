@@ -3,15 +3,19 @@
 // transport/token_source.go caches it: the file is re-read when the cached
 // token is older than ~50 s (a 60 s period less a 10 s leeway), its contents
 // whitespace-trimmed; an unreadable or empty file keeps the last good token.
+//
+// Thread-safety: Get and Invalidate may be called from any thread at any time
+// (one lock serialises them, file read included); path()'s reference lives as
+// long as the provider.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "dra/kube/rest_config.h"
+#include "dra/util/mutex.h"
 #include "dra/util/result.h"
 
 namespace dra::kube {
@@ -46,10 +50,11 @@ class TokenFileProvider : public CredentialProvider {
   const std::string path_;
   const std::string fallback_;
   const Clock clock_;
-  std::mutex mu_;
-  std::string token_;   // last good token from the file; guarded by mu_
-  bool fresh_ = false;  // token_ read at read_at_ and not invalidated; guarded by mu_
-  std::chrono::steady_clock::time_point read_at_;  // guarded by mu_
+  Mutex mu_;
+  std::string token_ DRA_GUARDED_BY(mu_);  // last good token from the file
+  // token_ read at read_at_ and not invalidated
+  bool fresh_ DRA_GUARDED_BY(mu_) = false;
+  std::chrono::steady_clock::time_point read_at_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace dra::kube

@@ -15,9 +15,10 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
+
+#include "dra/util/mutex.h"
 
 namespace dra::metrics {
 
@@ -57,16 +58,15 @@ class Family {
     std::uint64_t count = 0;            // histogram
   };
 
-  // REQUIRES: mu_ held.
-  Series& At(const std::vector<std::string>& values);
+  Series& At(const std::vector<std::string>& values) DRA_REQUIRES(mu_);
 
   const std::string name_;
   const std::string help_;
   const Type type_;
   const std::vector<std::string> labels_;
   const std::vector<double> buckets_;  // upper bounds, ascending, without +Inf
-  mutable std::mutex mu_;
-  std::map<std::vector<std::string>, Series> series_;
+  mutable Mutex mu_;
+  std::map<std::vector<std::string>, Series> series_ DRA_GUARDED_BY(mu_);
 };
 
 class Registry {
@@ -95,10 +95,10 @@ class Registry {
   Family& Get(const std::string& name, const std::string& help, Type type,
               std::vector<std::string> labels, std::vector<double> buckets);
 
-  std::mutex mu_;
-  std::map<std::string, std::unique_ptr<Family>> families_;
-  std::mutex collect_mu_;
-  std::vector<std::function<void()>> collectors_;
+  Mutex mu_;
+  std::map<std::string, std::unique_ptr<Family>> families_ DRA_GUARDED_BY(mu_);
+  Mutex collect_mu_;  // also held while the collectors run, one at a time
+  std::vector<std::function<void()>> collectors_ DRA_GUARDED_BY(collect_mu_);
 };
 
 // The Content-Type of Expose's text.

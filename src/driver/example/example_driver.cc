@@ -97,7 +97,7 @@ ExampleDriver::~ExampleDriver() { Stop(); }
 
 Status ExampleDriver::Start(DriverEvents& events) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     events_ = &events;
   }
   if (options_.health_control_file.empty()) return {};
@@ -105,22 +105,26 @@ Status ExampleDriver::Start(DriverEvents& events) {
   FileStamp initial = Stamp(options_.health_control_file);
   if (Status s = ReloadHealthControl(); !s) return s;
   {
-    std::lock_guard lock(poll_mu_);
+    MutexLock lock(poll_mu_);
     stopping_ = false;
   }
   poller_ = std::thread([this, initial] {
     FileStamp last = initial;
-    std::unique_lock lock(poll_mu_);
-    while (!poll_cv_.wait_for(lock, options_.health_poll_interval, [this] { return stopping_; })) {
+    MutexLock lock(poll_mu_);
+    while (true) {
+      const auto deadline = std::chrono::steady_clock::now() + options_.health_poll_interval;
+      while (!stopping_ && poll_cv_.WaitUntil(poll_mu_, deadline) != std::cv_status::timeout) {
+      }
+      if (stopping_) break;
       FileStamp now = Stamp(options_.health_control_file);
       if (now == last) continue;
       last = now;
-      lock.unlock();
+      lock.Unlock();
       if (Status s = ReloadHealthControl(); !s) {
         std::cerr << "dra driver example: " << options_.health_control_file << ": " << s.error()
                   << " (health unchanged)\n";
       }
-      lock.lock();
+      lock.Lock();
     }
   });
   return {};
@@ -128,12 +132,12 @@ Status ExampleDriver::Start(DriverEvents& events) {
 
 void ExampleDriver::Stop() {
   {
-    std::lock_guard lock(poll_mu_);
+    MutexLock lock(poll_mu_);
     stopping_ = true;
   }
-  poll_cv_.notify_all();
+  poll_cv_.NotifyAll();
   if (poller_.joinable()) poller_.join();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   events_ = nullptr;
 }
 
@@ -161,7 +165,7 @@ Status ExampleDriver::SetGpuHealth(const std::string& gpu, bool healthy,
   for (const SimulatedGpu& g : gpus_) names.insert(g.name);
   std::map<std::string, std::string> reasons;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (const auto& [name, u] : unhealthy_) reasons[name] = u.reason;
   }
   std::string line = gpu + (healthy ? " healthy" : " unhealthy " + reason) + "\n";
@@ -179,7 +183,7 @@ Status ExampleDriver::SetGpuHealth(const std::string& gpu, bool healthy,
 void ExampleDriver::ApplyUnhealthy(const std::map<std::string, std::string>& reasons) {
   DriverEvents* events = nullptr;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     std::map<std::string, UnhealthyGpu> next;
     bool changed = reasons.size() != unhealthy_.size();
     for (const auto& [name, reason] : reasons) {
@@ -210,7 +214,7 @@ Result<Inventory> ExampleDriver::Enumerate() {
   pool_options.driver_name = options_.driver_name;
   pool_options.mode = options_.mode;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     pool_options.unhealthy = unhealthy_;
   }
   Inventory inventory;
@@ -230,7 +234,7 @@ std::vector<DeviceHealth> ExampleDriver::Health() {
   }
   std::map<std::string, UnhealthyGpu> unhealthy;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     unhealthy = unhealthy_;
   }
   SimulatedPoolOptions pool_options;

@@ -3,11 +3,9 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "dra/driver/driver.h"
+#include "dra/util/mutex.h"
 #include "driver/example/simulated_gpu.h"
 
 namespace dra::driver::example {
@@ -43,6 +42,10 @@ struct ExampleDriverOptions {
 // Checks the options (counts, names); the message names the flag's value.
 Status ValidateExampleDriverOptions(const ExampleDriverOptions& options);
 
+// Thread-safety: Driver's threading contract (dra/driver/driver.h), and
+// ReloadHealthControl and SetGpuHealth may be called from any thread too;
+// Start and Stop are the owner's, one at a time. gpus() is fixed at
+// construction and lives as long as the driver.
 class ExampleDriver : public Driver {
  public:
   // REQUIRES: ValidateExampleDriverOptions(options) ok.
@@ -68,8 +71,8 @@ class ExampleDriver : public Driver {
   const std::vector<SimulatedGpu>& gpus() const { return gpus_; }
 
  private:
-  // Applies a new unhealthy set; notifies when it differs. Locks mu_.
-  void ApplyUnhealthy(const std::map<std::string, std::string>& reasons);
+  // Applies a new unhealthy set; notifies when it differs.
+  void ApplyUnhealthy(const std::map<std::string, std::string>& reasons) DRA_EXCLUDES(mu_);
 
   ExampleDriverOptions options_;
   std::vector<SimulatedGpu> gpus_;
@@ -81,13 +84,13 @@ class ExampleDriver : public Driver {
   // Read-only after construction, so safe to read from any thread.
   std::map<std::pair<std::string, std::string>, api::Device> devices_;
 
-  std::mutex mu_;
-  std::map<std::string, UnhealthyGpu> unhealthy_;  // guarded by mu_
-  DriverEvents* events_ = nullptr;                 // guarded by mu_
+  Mutex mu_;
+  std::map<std::string, UnhealthyGpu> unhealthy_ DRA_GUARDED_BY(mu_);
+  DriverEvents* events_ DRA_GUARDED_BY(mu_) = nullptr;
 
-  std::mutex poll_mu_;
-  std::condition_variable poll_cv_;
-  bool stopping_ = false;  // guarded by poll_mu_
+  Mutex poll_mu_;
+  CondVar poll_cv_;
+  bool stopping_ DRA_GUARDED_BY(poll_mu_) = false;
   std::thread poller_;
 };
 
