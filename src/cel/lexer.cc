@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "cel/utf8.h"
+#include "dra/json/value.h"
 
 namespace dra::cel {
 namespace {
@@ -227,7 +228,7 @@ bool Lexer::DecodeEscape(bool bytes, std::string* out) {
     if (bytes && is_byte) {
       out->push_back(static_cast<char>(v));
     } else {
-      AppendUtf8(static_cast<char32_t>(v), out);
+      json::AppendUtf8Rune(*out, static_cast<char32_t>(v));
     }
   };
   switch (c) {

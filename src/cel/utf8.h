@@ -18,8 +18,6 @@ std::size_t CountCodePoints(std::string_view s);
 // U+FFFD and advances one byte.
 char32_t DecodeUtf8(std::string_view s, std::size_t* pos);
 
-void AppendUtf8(char32_t c, std::string* out);
-
 bool IsValidUtf8(std::string_view s);
 
 // Byte offset of code point `index` (index == count gives s.size()).

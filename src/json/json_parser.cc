@@ -34,76 +34,6 @@ int HexValue(char c) {
   return -1;
 }
 
-void AppendUtf8(std::string& out, char32_t r) {
-  if (r < 0x80) {
-    out.push_back(static_cast<char>(r));
-  } else if (r < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (r >> 6)));
-    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
-  } else if (r < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (r >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((r >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (r >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((r >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((r >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
-  }
-}
-
-// Go's quoteChar: how the scanner names an offending byte.
-std::string QuoteChar(unsigned char c) {
-  if (c == '\'') return "'\\''";
-  if (c == '"') return "'\"'";
-  std::string s = "'";
-  switch (c) {
-    case '\a':
-      s += "\\a";
-      break;
-    case '\b':
-      s += "\\b";
-      break;
-    case '\f':
-      s += "\\f";
-      break;
-    case '\n':
-      s += "\\n";
-      break;
-    case '\r':
-      s += "\\r";
-      break;
-    case '\t':
-      s += "\\t";
-      break;
-    case '\v':
-      s += "\\v";
-      break;
-    case '\\':
-      s += "\\\\";
-      break;
-    default: {
-      static constexpr char kHex[] = "0123456789abcdef";
-      if (c < 0x20 || c == 0x7F) {
-        s += "\\x";
-        s.push_back(kHex[c >> 4]);
-        s.push_back(kHex[c & 0xF]);
-      } else if (c < 0x80) {
-        s.push_back(static_cast<char>(c));
-      } else if (c < 0xA1 || c == 0xAD) {
-        // Go converts the byte to the rune U+00XX; these are not printable.
-        s += "\\u00";
-        s.push_back(kHex[c >> 4]);
-        s.push_back(kHex[c & 0xF]);
-      } else {
-        AppendUtf8(s, c);
-      }
-    }
-  }
-  s += "'";
-  return s;
-}
-
 class JsonParser {
  public:
   JsonParser(std::string_view text, const ParseLimits& limits)
@@ -141,7 +71,7 @@ class JsonParser {
   bool FailChar(std::string_view context, bool space_allowed = true) {
     if (p_ >= end_ && space_allowed) return Fail("unexpected end of JSON input");
     const unsigned char c = p_ < end_ ? static_cast<unsigned char>(*p_) : ' ';
-    return Fail("invalid character " + QuoteChar(c) + " " + std::string(context));
+    return Fail("invalid character " + GoQuoteChar(c) + " " + std::string(context));
   }
 
   void SkipSpace() {
@@ -276,13 +206,13 @@ bool JsonParser::ParseEscape(std::string& out) {
       }
       if (hex && r2 >= 0xDC00 && r2 < 0xE000) {
         p_ += 6;
-        AppendUtf8(out, 0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00));
+        AppendUtf8Rune(out, 0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00));
         return true;
       }
     }
     r = 0xFFFD;
   }
-  AppendUtf8(out, r);
+  AppendUtf8Rune(out, r);
   return true;
 }
 
@@ -322,7 +252,7 @@ bool JsonParser::ParseLiteral(std::string_view word) {
   for (std::size_t i = 1; i < word.size(); ++i, ++p_) {
     if (p_ >= end_ || *p_ != word[i]) {
       return FailChar("in literal " + std::string(word) + " (expecting " +
-                          QuoteChar(static_cast<unsigned char>(word[i])) + ")",
+                          GoQuoteChar(static_cast<unsigned char>(word[i])) + ")",
                       false);
     }
   }
@@ -475,6 +405,57 @@ Result<Value> JsonParser::Parse() {
 Result<Value> ParseJson(std::string_view text, const ParseLimits& limits) {
   JsonParser parser(text, limits);
   return parser.Parse();
+}
+
+std::string GoQuoteChar(unsigned char c) {
+  if (c == '\'') return "'\\''";
+  if (c == '"') return "'\"'";
+  std::string s = "'";
+  switch (c) {
+    case '\a':
+      s += "\\a";
+      break;
+    case '\b':
+      s += "\\b";
+      break;
+    case '\f':
+      s += "\\f";
+      break;
+    case '\n':
+      s += "\\n";
+      break;
+    case '\r':
+      s += "\\r";
+      break;
+    case '\t':
+      s += "\\t";
+      break;
+    case '\v':
+      s += "\\v";
+      break;
+    case '\\':
+      s += "\\\\";
+      break;
+    default: {
+      static constexpr char kHex[] = "0123456789abcdef";
+      if (c < 0x20 || c == 0x7F) {
+        s += "\\x";
+        s.push_back(kHex[c >> 4]);
+        s.push_back(kHex[c & 0xF]);
+      } else if (c < 0x80) {
+        s.push_back(static_cast<char>(c));
+      } else if (c < 0xA1 || c == 0xAD) {
+        // Go converts the byte to the rune U+00XX; these are not printable.
+        s += "\\u00";
+        s.push_back(kHex[c >> 4]);
+        s.push_back(kHex[c & 0xF]);
+      } else {
+        AppendUtf8Rune(s, c);
+      }
+    }
+  }
+  s += "'";
+  return s;
 }
 
 }  // namespace dra::json

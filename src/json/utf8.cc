@@ -1,4 +1,4 @@
-// UTF-8 decoding with Go's utf8.DecodeRuneInString semantics.
+// UTF-8 decoding and encoding with Go's unicode/utf8 semantics.
 #include "dra/json/value.h"
 
 namespace dra::json {
@@ -32,6 +32,25 @@ DecodedRune DecodeUtf8Rune(std::string_view s) {
   return {
       static_cast<char32_t>((b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F)),
       4};
+}
+
+void AppendUtf8Rune(std::string& out, char32_t r) {
+  if (r > 0x10FFFF || (r >= 0xD800 && r < 0xE000)) r = 0xFFFD;
+  if (r < 0x80) {
+    out.push_back(static_cast<char>(r));
+  } else if (r < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (r >> 6)));
+    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
+  } else if (r < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (r >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((r >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (r >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((r >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((r >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
+  }
 }
 
 }  // namespace dra::json

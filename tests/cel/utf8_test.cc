@@ -51,28 +51,6 @@ TEST(CelUtf8Test, SequenceLengthAndDecode) {
   EXPECT_EQ(Utf8SequenceLength("\xe2\x82"), 1u);
 }
 
-// utf8.EncodeRune for the first and last code point of each length.
-TEST(CelUtf8Test, AppendUtf8) {
-  const struct {
-    char32_t c;
-    std::string_view bytes;
-  } kCases[] = {
-      {0x00, std::string_view("\0", 1)},
-      {0x7F, "\x7f"},
-      {0x80, "\xc2\x80"},
-      {0x7FF, "\xdf\xbf"},
-      {0x800, "\xe0\xa0\x80"},
-      {0xFFFF, "\xef\xbf\xbf"},
-      {0x10000, "\xf0\x90\x80\x80"},
-      {0x10FFFF, "\xf4\x8f\xbf\xbf"},
-  };
-  for (const auto& k : kCases) {
-    std::string out = "x";
-    AppendUtf8(k.c, &out);
-    EXPECT_EQ(out, "x" + std::string(k.bytes)) << std::hex << static_cast<unsigned>(k.c);
-  }
-}
-
 // utf8.ValidString: a genuine U+FFFD is valid, an error byte is not.
 TEST(CelUtf8Test, IsValidUtf8) {
   EXPECT_TRUE(IsValidUtf8(""));

@@ -103,5 +103,47 @@ TEST(DecodeUtf8RuneTest, ImpossibleLeadBytes) {
   }
 }
 
+// utf8.AppendRune for the first and last code point of each length, and
+// U+FFFD for a surrogate or a value above U+10FFFF.
+TEST(Utf8Test, AppendUtf8Rune) {
+  const struct {
+    char32_t c;
+    std::string_view bytes;
+  } kCases[] = {
+      {0x00, std::string_view("\0", 1)},
+      {0x7F, "\x7f"},
+      {0x80, "\xc2\x80"},
+      {0x7FF, "\xdf\xbf"},
+      {0x800, "\xe0\xa0\x80"},
+      {0xFFFF, "\xef\xbf\xbf"},
+      {0x10000, "\xf0\x90\x80\x80"},
+      {0x10FFFF, "\xf4\x8f\xbf\xbf"},
+      {0xD800, "\xef\xbf\xbd"},
+      {0xDFFF, "\xef\xbf\xbd"},
+      {0x110000, "\xef\xbf\xbd"},
+  };
+  for (const auto& k : kCases) {
+    std::string out = "x";
+    AppendUtf8Rune(out, k.c);
+    EXPECT_EQ(out, "x" + std::string(k.bytes)) << std::hex << static_cast<unsigned>(k.c);
+  }
+}
+
+// encoding/json's quoteChar: the byte read as the code point of the same
+// value and quoted as strconv.Quote would, in single quotes; ' and " as
+// themselves. U+00A0 and U+00AD are not printable in Go (strconv.IsPrint).
+TEST(Utf8Test, GoQuoteChar) {
+  EXPECT_EQ(GoQuoteChar('a'), "'a'");
+  EXPECT_EQ(GoQuoteChar('\''), R"('\'')");
+  EXPECT_EQ(GoQuoteChar('"'), R"('"')");
+  EXPECT_EQ(GoQuoteChar('\\'), R"('\\')");
+  EXPECT_EQ(GoQuoteChar('\n'), R"('\n')");
+  EXPECT_EQ(GoQuoteChar(0x01), R"('\x01')");
+  EXPECT_EQ(GoQuoteChar(0x7F), R"('\x7f')");
+  EXPECT_EQ(GoQuoteChar(0x80), R"('\u0080')");
+  EXPECT_EQ(GoQuoteChar(0xA0), R"('\u00a0')");
+  EXPECT_EQ(GoQuoteChar(0xAD), R"('\u00ad')");
+  EXPECT_EQ(GoQuoteChar(0xE9), "'\xc3\xa9'");  // é
+}
 }  // namespace
 }  // namespace dra::json

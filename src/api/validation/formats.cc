@@ -296,22 +296,6 @@ std::size_t RuneCount(std::string_view s) {
 
 // ---- Go's encoding/json syntax check (for raw extensions) -----------------
 
-// The text Go's JSON scanner uses for the offending byte: 'x', '\'', '"',
-// or the Go-quoted form of the byte taken as a code point.
-std::string QuoteJsonChar(unsigned char c) {
-  if (c == '\'') return R"('\'')";
-  if (c == '"') return R"('"')";
-  std::string utf8;
-  if (c < 0x80) {
-    utf8 = std::string(1, static_cast<char>(c));
-  } else {
-    utf8 += static_cast<char>(0xC0 | (c >> 6));
-    utf8 += static_cast<char>(0x80 | (c & 0x3F));
-  }
-  const std::string quoted = GoQuote(utf8);
-  return "'" + quoted.substr(1, quoted.size() - 2) + "'";
-}
-
 // Checks `text` the way encoding/json.Unmarshal does before decoding and
 // returns its error message, or an empty string for valid JSON.
 //
@@ -355,7 +339,7 @@ class GoJsonChecker {
   }
 
   std::string Fail(std::string_view context) {
-    error_ = "invalid character " + QuoteJsonChar(static_cast<unsigned char>(s_[pos_])) + " " +
+    error_ = "invalid character " + json::GoQuoteChar(static_cast<unsigned char>(s_[pos_])) + " " +
              std::string(context);
     return error_;
   }
