@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "cel/utf8.h"
+#include "dra/json/go_text.h"
 #include "dra/json/value.h"
 
 namespace dra::cel {

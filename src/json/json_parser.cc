@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "dra/json/go_text.h"
 #include "dra/json/value.h"
 
 namespace dra::json {

@@ -1,4 +1,5 @@
 // UTF-8 decoding and encoding with Go's unicode/utf8 semantics.
+#include "dra/json/go_text.h"
 #include "dra/json/value.h"
 
 namespace dra::json {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "dra/json/go_text.h"
 #include "dra/json/value.h"
 
 namespace dra::json {

@@ -76,11 +76,6 @@ struct ParseLimits {
 // "line L, column C: ".
 Result<Value> ParseJson(std::string_view text, const ParseLimits& limits = {});
 
-// Go's quoteChar from encoding/json's scanner: how its syntax errors name the
-// offending byte ('x', '\'', '"', '\n', '\x01', '\u0080', '\u00a1' as 'é'...),
-// the byte taken as the code point of the same value.
-std::string GoQuoteChar(unsigned char c);
-
 struct YamlDocument {
   Value root;          // kNull for an empty document
   Position start;      // where the document begins
@@ -134,10 +129,6 @@ struct DecodedRune {
   std::uint32_t size;
 };
 DecodedRune DecodeUtf8Rune(std::string_view s);
-
-// Appends `r` in UTF-8 as Go's utf8.AppendRune does: a surrogate or a value
-// above U+10FFFF is written as U+FFFD.
-void AppendUtf8Rune(std::string& out, char32_t r);
 
 // Go's strconv.FormatFloat(f, 'g', -1, bits) for bits 32 or 64 (with 32, f is
 // first rounded to float32), e.g. "1e+06", "0.1", "+Inf".

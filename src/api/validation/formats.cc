@@ -12,6 +12,7 @@
 #include "api/codec/time_format.h"
 #include "api/validation/bad_values.h"
 #include "api/validation/tolerations.h"
+#include "dra/json/go_text.h"
 
 namespace dra::api::validation {
 namespace {
