@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dra/json/go_text.h"
+#include "dra/json/json_stream.h"
 #include "dra/json/value.h"
 
 namespace dra::json {
@@ -45,6 +46,19 @@ class JsonParser {
         limits_(limits) {}
 
   Result<Value> Parse();
+
+  // Stream mode (JsonStream): parsing starts at `offset`, which is on line
+  // `line` starting at `line_start`, and stops after the first value instead
+  // of rejecting what follows it.
+  void StartAt(std::size_t offset, std::size_t line, std::size_t line_start) {
+    stream_ = true;
+    p_ = begin_ + offset;
+    line_ = line;
+    line_start_ = begin_ + line_start;
+  }
+  std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }
+  std::size_t line() const { return line_; }
+  std::size_t line_start() const { return static_cast<std::size_t>(line_start_ - begin_); }
 
  private:
   struct Frame {
@@ -118,6 +132,7 @@ class JsonParser {
   const ParseLimits& limits_;
   std::size_t values_ = 0;
   std::string error_;
+  bool stream_ = false;
 
   Value root_;
   std::vector<Frame> frames_;
@@ -371,7 +386,7 @@ bool JsonParser::ParseDocument() {
     for (;;) {
       SkipSpace();
       if (frames_.empty()) {
-        if (p_ < end_) return FailChar("after top-level value");
+        if (p_ < end_ && !stream_) return FailChar("after top-level value");
         return true;
       }
       const bool object = frames_.back().object;
@@ -406,6 +421,39 @@ Result<Value> JsonParser::Parse() {
 Result<Value> ParseJson(std::string_view text, const ParseLimits& limits) {
   JsonParser parser(text, limits);
   return parser.Parse();
+}
+
+JsonStream::JsonStream(std::string_view text, const ParseLimits& limits)
+    : text_(text), limits_(limits) {}
+
+bool JsonStream::AtEnd() {
+  while (offset_ < text_.size()) {
+    char c = text_[offset_];
+    if (c == '\n') {
+      ++line_;
+      line_start_ = offset_ + 1;
+    } else if (c != ' ' && c != '\t' && c != '\r') {
+      return false;
+    }
+    ++offset_;
+  }
+  return true;
+}
+
+Result<Value> JsonStream::Next() {
+  JsonParser parser(text_, limits_);
+  parser.StartAt(offset_, line_, line_start_);
+  Result<Value> value = parser.Parse();
+  if (value.ok()) {
+    offset_ = parser.offset();
+    line_ = parser.line();
+    line_start_ = parser.line_start();
+  }
+  return value;
+}
+
+Position JsonStream::position() const {
+  return {static_cast<std::uint32_t>(line_), static_cast<std::uint32_t>(offset_ - line_start_ + 1)};
 }
 
 std::string GoQuoteChar(unsigned char c) {
