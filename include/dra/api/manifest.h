@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dra/api/codec.h"
+#include "dra/api/kinds.h"
 #include "dra/json/value.h"
 
 namespace dra::api {
@@ -33,10 +34,31 @@ struct ExtensionDocument {
   json::Value root;  // the whole document
 };
 
+// A document of a kind that kube-apiserver serves but DecodeDocument does not
+// model (api/kinds.h: a Deployment, a ConfigMap), kept as written. Kinds the
+// server does not serve (a CustomResourceDefinition's, a removed version)
+// are decoded instead and fail there with kubectl's "no matches for kind".
+// The items of a `List` are considered one by one, so one List may yield
+// both decoded objects and unmodeled ones.
+struct UnmodeledDocument {
+  std::string source;
+  int index = 0;            // the document's number within its source
+  std::string api_version;  // as written
+  std::string kind;
+  std::string name;                    // metadata.name, or metadata.generateName when no name
+  std::string namespace_;              // metadata.namespace, as written
+  const ServedKind* served = nullptr;  // never null
+  json::Value root;                    // the whole object; root.pos is where it starts
+};
+
 struct ManifestSet {
   std::vector<ManifestDocument> documents;
   std::vector<ExtensionDocument> extensions;
+  std::vector<UnmodeledDocument> unmodeled;
   std::vector<ManifestReadError> read_errors;
+  // Every source read, in the order read: with each document's position, the
+  // order of the input across the vectors above.
+  std::vector<std::string> sources;
 };
 
 struct ManifestOptions {
@@ -49,6 +71,10 @@ struct ManifestOptions {
   // ManifestSet::extensions as trees instead of failing with "no matches for
   // kind". Kinds of other groups are decoded (or rejected) as usual.
   std::vector<std::string> extension_groups;
+  // Node, Pod and Namespace documents go to ManifestSet::unmodeled as written
+  // instead of being decoded into dra's partial core model (dra convert: its
+  // output must keep every field of them).
+  bool raw_core_kinds = false;
 };
 
 // Reads every path ("-" = standard input). Unreadable files and syntax errors

@@ -6,6 +6,7 @@
 #include "api/codec/decoder.h"
 #include "api/codec/encoder.h"
 #include "dra/api/codec.h"
+#include "dra/api/kinds.h"
 
 namespace dra::api {
 namespace {
@@ -129,11 +130,12 @@ void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutco
     return;
   }
   if (kind.empty() || api_version.empty()) {
-    std::string missing;
-    if (api_version.empty()) missing = "apiVersion not set";
-    if (kind.empty()) missing += std::string(missing.empty() ? "" : ", ") + "kind not set";
-    outcome.errors.push_back({DecodeFailure::kMissingType,
-                              "error validating data: [" + missing + "]", kind, name, doc.pos});
+    // kubectl's aggregate of the two checks: one error as itself, two in
+    // brackets.
+    std::string missing = api_version.empty() ? "apiVersion not set" : "kind not set";
+    if (api_version.empty() && kind.empty()) missing = "[apiVersion not set, kind not set]";
+    outcome.errors.push_back(
+        {DecodeFailure::kMissingType, "error validating data: " + missing, kind, name, doc.pos});
     return;
   }
   if (kind == "List" || (kind.size() > 4 && kind.ends_with("List") && doc.Find("items"))) {
@@ -235,6 +237,14 @@ DecodeOutcome DecodeDocument(const json::Value& document, const DecodeOptions& o
   DecodeOutcome outcome;
   DecodeOne(document, options, outcome);
   return outcome;
+}
+
+bool IsDecodedKind(std::string_view api_version, std::string_view kind) {
+  if (api_version == "v1") return kind == "Node" || kind == "Pod" || kind == "Namespace";
+  std::string_view group = api_version.substr(0, api_version.find('/'));
+  if (group != kResourceGroup || group.size() == api_version.size()) return false;
+  Result<ApiVersion> v = ParseVersionName(api_version.substr(group.size() + 1));
+  return v.ok() && Serves(*v, kind);
 }
 
 Result<std::string> EncodeObject(const Object& object, ApiVersion version) {
