@@ -142,8 +142,8 @@ TEST(DriverNameTest, HandWritten) {
     return Check([&](FieldErrors& e) { ValidateDriverName(v, "spec.driver", e); });
   };
   EXPECT_EQ(check("GPU.Example.com"), Strings{});  // upper case is only warned about
-  EXPECT_EQ(check(""),
-            (Strings{"spec.driver: Required value", R"(spec.driver: Invalid value: "": )" + kSub}));
+  // Required and nothing else (ValidateCSIDriverName, k8s.io/kubernetes v1.37.2).
+  EXPECT_EQ(check(""), Strings{"spec.driver: Required value"});
   EXPECT_EQ(check("bad_Name"), Strings{R"(spec.driver: Invalid value: "bad_Name": )" + kSub});
   EXPECT_EQ(check(std::string(64, 'a')),
             Strings{"spec.driver: Too long: may not be more than 63 bytes"});
@@ -500,12 +500,15 @@ TEST(ObjectMetaTest, OwnerReferences) {
   meta.owner_references = {empty, event, first, second};
   EXPECT_EQ(
       Check([&](FieldErrors& e) { ValidateObjectMeta(meta, false, false, e); }),
+      // validateOwnerReference of k8s.io/apimachinery v0.37.2
+      // (pkg/api/validation/objectmeta.go): indexed paths, Required for
+      // empty fields.
       (Strings{
-          R"(metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty)",
-          R"(metadata.ownerReferences.kind: Invalid value: "": must not be empty)",
-          R"(metadata.ownerReferences.name: Invalid value: "": must not be empty)",
-          R"(metadata.ownerReferences.uid: Invalid value: "": must not be empty)",
-          R"(metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u1"}: /v1, Kind=Event is disallowed from being an owner)",
+          "metadata.ownerReferences[0].apiVersion: Required value: must not be empty",
+          "metadata.ownerReferences[0].kind: Required value: must not be empty",
+          "metadata.ownerReferences[0].name: Required value: must not be empty",
+          "metadata.ownerReferences[0].uid: Required value: must not be empty",
+          R"(metadata.ownerReferences[1]: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u1"}: /v1, Kind=Event is disallowed from being an owner)",
           R"(metadata.ownerReferences: Invalid value: [{"apiVersion":"","kind":"","name":"","uid":""},{"apiVersion":"v1","kind":"Event","name":"e","uid":"u1"},{"apiVersion":"v1","kind":"Node","name":"n1","uid":"u2","controller":true},{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"r","uid":"u3","controller":true,"blockOwnerDeletion":true}]: Only one reference can have Controller set to true. Found "true" in references for Node/n1 and ReplicaSet/r)",
       }));
 }

@@ -607,33 +607,43 @@ void ValidateAnnotations(const StringMap& annotations, const std::string& field,
   }
 }
 
+// One reference, as apimachinery v0.37.2's validateOwnerReference: an empty
+// apiVersion, kind, name or uid is Required; an apiVersion that
+// schema.ParseGroupVersion rejects (more than one slash) or that has no
+// version is Invalid.
+void ValidateOwnerReference(const OwnerReference& ref, const std::string& path,
+                            FieldErrors& errors) {
+  std::string_view group;
+  std::string_view version;
+  const std::size_t slashes = std::count(ref.api_version.begin(), ref.api_version.end(), '/');
+  if (slashes == 0) {
+    version = ref.api_version;
+  } else if (slashes == 1 && ref.api_version != "/") {
+    const std::size_t slash = ref.api_version.find('/');
+    group = std::string_view(ref.api_version).substr(0, slash);
+    version = std::string_view(ref.api_version).substr(slash + 1);
+  }
+  if (ref.api_version.empty()) {
+    errors.push_back(Required(path + ".apiVersion", "must not be empty"));
+  } else if (version.empty()) {
+    errors.push_back(InvalidString(path + ".apiVersion", ref.api_version,
+                                   "must be <group>/<version> or <version>"));
+  }
+  if (ref.kind.empty()) errors.push_back(Required(path + ".kind", "must not be empty"));
+  if (ref.name.empty()) errors.push_back(Required(path + ".name", "must not be empty"));
+  if (ref.uid.empty()) errors.push_back(Required(path + ".uid", "must not be empty"));
+  if (group.empty() && version == "v1" && ref.kind == "Event") {
+    errors.push_back(Invalid(path, OwnerReferenceJson(ref),
+                             "/v1, Kind=Event is disallowed from being an owner"));
+  }
+}
+
 void ValidateOwnerReferences(const List<OwnerReference>& refs, FieldErrors& errors) {
   const std::string field = "metadata.ownerReferences";
   std::string first_controller;
-  for (const OwnerReference& ref : refs) {
-    // schema.FromAPIVersionAndKind: "group/version", "version", or nothing
-    // usable when there is more than one slash.
-    std::string_view version;
-    std::string_view group;
-    const std::size_t slashes = std::count(ref.api_version.begin(), ref.api_version.end(), '/');
-    if (ref.api_version != "/" && slashes == 0) {
-      version = ref.api_version;
-    } else if (ref.api_version != "/" && slashes == 1) {
-      const std::size_t slash = ref.api_version.find('/');
-      group = std::string_view(ref.api_version).substr(0, slash);
-      version = std::string_view(ref.api_version).substr(slash + 1);
-    }
-    if (version.empty()) {
-      errors.push_back(
-          InvalidString(field + ".apiVersion", ref.api_version, "version must not be empty"));
-    }
-    if (ref.kind.empty()) errors.push_back(InvalidString(field + ".kind", "", "must not be empty"));
-    if (ref.name.empty()) errors.push_back(InvalidString(field + ".name", "", "must not be empty"));
-    if (ref.uid.empty()) errors.push_back(Invalid(field + ".uid", R"("")", "must not be empty"));
-    if (group.empty() && version == "v1" && ref.kind == "Event") {
-      errors.push_back(Invalid(field, OwnerReferenceJson(ref),
-                               "/v1, Kind=Event is disallowed from being an owner"));
-    }
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const OwnerReference& ref = refs[i];
+    ValidateOwnerReference(ref, Index(field, i), errors);
     if (ref.controller.value_or(false)) {
       const std::string current = ref.kind + "/" + ref.name;
       if (first_controller.empty()) {
@@ -828,7 +838,11 @@ void ValidateCIdentifier(std::string_view value, const std::string& field, Field
 }
 
 void ValidateDriverName(std::string_view value, const std::string& field, FieldErrors& errors) {
-  if (value.empty()) errors.push_back(Required(field));
+  // An empty name is Required and nothing else (ValidateCSIDriverName).
+  if (value.empty()) {
+    errors.push_back(Required(field));
+    return;
+  }
   if (value.size() > kDriverNameMaxLength) {
     errors.push_back(TooLong(field, static_cast<std::int64_t>(kDriverNameMaxLength)));
   }

@@ -3,15 +3,6 @@
 #include "dra/api/validation.h"
 
 namespace dra::api {
-namespace {
-
-template <class T>
-bool HasStatus(const T& object) {
-  return !(object.status == decltype(object.status){});
-}
-
-}  // namespace
-
 FieldErrors ValidateForCreate(
     const std::variant<ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate,
                        DeviceTaintRule, Node, Pod, Namespace>& object,
@@ -29,14 +20,12 @@ FieldErrors ValidateForCreate(
     PrepareForCreate(prepared, options.gates);
     append(ValidateDeviceClass(prepared, options));
   } else if (const auto* claim = std::get_if<ResourceClaim>(&object)) {
+    // The registry's PrepareForCreate clears the status: a claim's status
+    // is written through the status subresource only, so what a manifest
+    // says there is neither stored nor checked.
     ResourceClaim created = *claim;
     PrepareForCreate(created, options.gates);
     append(ValidateResourceClaim(created, options));
-    if (HasStatus(*claim)) {
-      ResourceClaim updated = *claim;
-      PrepareForStatusUpdate(updated, created, options.gates);
-      append(ValidateResourceClaimStatusUpdate(updated, created, options));
-    }
   } else if (const auto* tmpl = std::get_if<ResourceClaimTemplate>(&object)) {
     ResourceClaimTemplate prepared = *tmpl;
     PrepareForCreate(prepared, options.gates);
