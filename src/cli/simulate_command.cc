@@ -18,6 +18,7 @@
 #include "dra/allocator/allocator.h"
 #include "dra/driver/node_inventory.h"
 #include "dra/scheduler/device_plugin_model.h"
+#include "dra/scheduler/workload_pods.h"
 #include "driver/node_agent_simulation.h"
 #include "scheduler/simulation_report.h"
 
@@ -152,6 +153,7 @@ std::optional<scheduler::Cluster> ReadCluster(const ManifestFlags& manifests,
   api::ManifestSet set = api::ReadManifests(manifests.files, options);
   Result<std::vector<api::Object>> inventory =
       driver::ExpandNodeInventories(set, options.decode.now);
+  std::vector<api::UnmodeledDocument> unmodeled = std::move(set.unmodeled);
   Result<scheduler::Cluster> cluster =
       scheduler::ClusterFromManifests(std::move(set), manifests.namespace_);
   if (!cluster.ok()) {
@@ -164,6 +166,17 @@ std::optional<scheduler::Cluster> ReadCluster(const ManifestFlags& manifests,
   }
   scheduler::AddObjects(*cluster, std::move(*inventory));
   scheduler::AddMissingNodes(*cluster);
+  // Workloads (Deployments, Jobs, DaemonSets...) become the pods their
+  // controllers create; DaemonSets need the nodes, so this comes last.
+  Result<std::vector<api::Pod>> workload_pods =
+      scheduler::PodsOfWorkloads(unmodeled, cluster->nodes, manifests.namespace_);
+  if (!workload_pods.ok()) {
+    std::cerr << "error: " << workload_pods.error() << "\n";
+    return std::nullopt;
+  }
+  std::vector<api::Object> pods;
+  for (api::Pod& pod : *workload_pods) pods.emplace_back(std::move(pod));
+  scheduler::AddObjects(*cluster, std::move(pods));
   return std::move(*cluster);
 }
 
