@@ -1,8 +1,10 @@
 // dra convert: objects re-emitted in another resource.k8s.io version, as
 // kube-apiserver would return them (defaults applied, quantities in their
-// stored text).
+// stored text); objects of other kinds as written, in the input's order.
+#include <algorithm>
 #include <iostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli/commands.h"
@@ -20,6 +22,20 @@ struct ConvertFlags {
   std::string output = "yaml";
 };
 
+// Where an object was in the input: its source's place among the sources
+// read, then its line and column there.
+using Order = std::tuple<std::size_t, std::uint32_t, std::uint32_t>;
+
+Order InputOrder(const api::ManifestSet& set, const std::string& source, json::Position pos) {
+  auto it = std::find(set.sources.begin(), set.sources.end(), source);
+  return {static_cast<std::size_t>(it - set.sources.begin()), pos.line, pos.column};
+}
+
+struct Item {
+  Order order;
+  json::Value tree;
+};
+
 int Run(const ConvertFlags& flags) {
   api::ManifestOptions options;
   api::FeatureGates gates;
@@ -30,13 +46,19 @@ int Run(const ConvertFlags& flags) {
               << "\" for \"--to\" flag: " << target.error() << "\n";
     return 2;
   }
+  // Kinds dra does not model, and the core kinds whose model is partial, are
+  // printed as written: nothing of them may be lost.
+  options.raw_core_kinds = true;
   api::ManifestSet set = api::ReadManifests(flags.manifests.files, options);
   int status = 0;
   for (const api::ManifestReadError& e : set.read_errors) {
     std::cerr << "error: " << e.source << ": " << e.message << "\n";
     status = 2;
   }
-  std::vector<json::Value> items;
+  std::vector<Item> items;
+  for (api::UnmodeledDocument& doc : set.unmodeled) {
+    items.push_back({InputOrder(set, doc.source, doc.root.pos), std::move(doc.root)});
+  }
   for (const api::ManifestDocument& doc : set.documents) {
     for (const api::DecodeError& e : doc.decoded.errors) {
       std::cerr << "error: " << doc.source << ": document " << doc.index;
@@ -57,19 +79,21 @@ int Run(const ConvertFlags& flags) {
         std::cerr << "error: internal: encoded object does not parse: " << tree.error() << "\n";
         return 3;
       }
-      items.push_back(std::move(tree).value());
+      items.push_back({InputOrder(set, doc.source, o.pos), std::move(tree).value()});
     }
   }
   if (items.empty()) return status;
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.order < b.order; });
   json::Value result;
   if (items.size() == 1) {
-    result = std::move(items.front());
+    result = std::move(items.front().tree);
   } else {
     // kubectl's shape for several objects.
     result = json::Value::Object();
     result.members.push_back({"apiVersion", json::Value::String("v1"), {}});
     json::Value list = json::Value::Array();
-    list.items = std::move(items);
+    for (Item& item : items) list.items.push_back(std::move(item.tree));
     result.members.push_back({"items", std::move(list), {}});
     result.members.push_back({"kind", json::Value::String("List"), {}});
     json::Value meta = json::Value::Object();

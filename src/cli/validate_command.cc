@@ -8,6 +8,7 @@
 #include "cli/manifest_flags.h"
 #include "dra/api/codec.h"
 #include "dra/api/field_error.h"
+#include "dra/api/kinds.h"
 #include "dra/api/manifest.h"
 #include "dra/api/validation.h"
 #include "dra/cel/selector_checker.h"
@@ -60,6 +61,7 @@ struct ValidationReport {
   json::Value objects = json::Value::Array();
   int valid = 0;
   int invalid = 0;
+  int not_checked = 0;
 };
 
 // A new entry of the JSON report, opened with the fields every entry for a
@@ -100,6 +102,11 @@ void ReportDecodeError(const api::ManifestDocument& doc, const api::DecodeError&
   }
 }
 
+// The core/v1 kinds dra decodes (their version is not a resource.k8s.io one).
+bool IsCoreKind(std::string_view kind) {
+  return kind == "Pod" || kind == "Node" || kind == "Namespace";
+}
+
 // One decoded object through kube-apiserver's create-time validation.
 void ValidateObject(const api::ManifestDocument& doc, api::DecodedObject& decoded,
                     const ValidateFlags& flags, api::ValidationOptions& validation,
@@ -117,8 +124,14 @@ void ValidateObject(const api::ManifestDocument& doc, api::DecodedObject& decode
   FieldErrors errors = api::ValidateForCreate(decoded.object, validation);
   std::string name = meta.name.empty() ? meta.generate_name : meta.name;
   std::vector<std::string> warnings;
+  if (std::string w = api::DeprecationWarning(
+          std::string(api::kResourceGroup) + "/" + std::string(api::VersionName(decoded.version)),
+          kind);
+      !w.empty() && !IsCoreKind(kind)) {
+    warnings.push_back(std::move(w));
+  }
   if (const auto* slice = std::get_if<api::ResourceSlice>(&decoded.object)) {
-    warnings = api::WarningsOnCreate(*slice);
+    for (std::string& w : api::WarningsOnCreate(*slice)) warnings.push_back(std::move(w));
   }
   if (!out.as_json) {
     for (const std::string& w : warnings) {
@@ -182,6 +195,31 @@ void ValidateExtension(const api::ExtensionDocument& doc, ValidationReport& out)
   }
 }
 
+// A document of a kind kube-apiserver serves but dra does not model (a
+// Deployment, a ConfigMap): listed as not checked; it does not decide the
+// verdict.
+void ReportUnmodeled(const api::UnmodeledDocument& doc, const ValidateFlags& flags,
+                     ValidationReport& out) {
+  ++out.not_checked;
+  if (out.as_json) {
+    json::Value& entry =
+        NewEntry(out, doc.source, doc.index, doc.root.pos.line, doc.kind, doc.name);
+    json::Put(entry, "apiVersion", json::Value::String(doc.api_version));
+    if (doc.served->namespaced) {
+      json::Put(entry, "namespace",
+                json::Value::String(doc.namespace_.empty() ? flags.manifests.namespace_
+                                                           : doc.namespace_));
+    }
+    json::Put(entry, "checked", json::Value::Bool(false));
+  } else if (!out.quiet) {
+    std::string where = doc.source + ": document " + std::to_string(doc.index);
+    if (doc.root.pos.line > 0) where += " (line " + std::to_string(doc.root.pos.line) + ")";
+    std::cout << where << ": " << doc.kind << " \"" << doc.name << "\" not checked ("
+              << doc.api_version << " " << doc.kind
+              << " is served by kube-apiserver; dra does not model it)\n";
+  }
+}
+
 // The summary; returns the exit status.
 int Finish(ValidationReport& out, int unreadable) {
   if (out.as_json) {
@@ -190,10 +228,12 @@ int Finish(ValidationReport& out, int unreadable) {
     json::Value& summary = json::Put(doc, "summary", json::Value::Object());
     json::Put(summary, "valid", json::Int(out.valid));
     json::Put(summary, "invalid", json::Int(out.invalid));
+    json::Put(summary, "notChecked", json::Int(out.not_checked));
     json::Put(summary, "unreadable", json::Int(unreadable));
     std::cout << json::ToIndentedJson(doc, 2) << "\n";
   } else {
     std::cout << out.valid << " valid, " << out.invalid << " invalid";
+    if (out.not_checked > 0) std::cout << ", " << out.not_checked << " not checked";
     if (unreadable > 0) std::cout << ", " << unreadable << " unreadable";
     std::cout << "\n";
   }
@@ -230,6 +270,7 @@ int Run(const ValidateFlags& flags) {
     }
   }
   for (const api::ExtensionDocument& doc : set.extensions) ValidateExtension(doc, out);
+  for (const api::UnmodeledDocument& doc : set.unmodeled) ReportUnmodeled(doc, flags, out);
   return Finish(out, static_cast<int>(set.read_errors.size()));
 }
 

@@ -30,6 +30,14 @@ ManifestObjects ObjectsFromManifests(const api::ManifestSet& set,
   for (const api::ManifestReadError& e : set.read_errors) {
     out.errors.push_back(e.source + ": " + e.message);
   }
+  // Kinds the server serves but that carry no DRA state (Deployments,
+  // ConfigMaps...).
+  for (const api::UnmodeledDocument& doc : set.unmodeled) {
+    std::string where = doc.source + ": document " + std::to_string(doc.index);
+    if (doc.root.pos.line > 0) where += " (line " + std::to_string(doc.root.pos.line) + ")";
+    out.warnings.push_back(where + ": skipped " + doc.kind + " (" + doc.api_version +
+                           "): not a DRA object");
+  }
   for (const api::ManifestDocument& doc : set.documents) {
     for (const api::DecodeError& e : doc.decoded.errors) {
       std::string_view version = UnknownKindVersion(e.message);
