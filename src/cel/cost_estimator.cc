@@ -45,6 +45,10 @@ struct Estimate {
   std::uint64_t element_size = kUnbounded;  // size of elements (list) or keys (map)
   Shape shape = Shape::kOther;
   bool empty_literal = false;
+  // Under device.capacity rather than device.attributes: the DRA size
+  // estimator (k8s.io/dynamic-resource-allocation/cel) knows the sizes of
+  // attribute values but not of capacity values (Quantities).
+  bool capacity = false;
 };
 
 class Estimator {
@@ -138,6 +142,21 @@ class Estimator {
     return x.size;
   }
 
+  // Both operands have the same Kubernetes type whose equality costs 1.
+  bool IsConstantCostEquality(const Expr& a, const Expr& b) const {
+    auto ta = static_cast<std::size_t>(a.id);
+    auto tb = static_cast<std::size_t>(b.id);
+    if (ta >= checked_.types.size() || tb >= checked_.types.size()) return false;
+    const auto& x = checked_.types[ta];
+    const auto& y = checked_.types[tb];
+    if (!x || !y || x->kind != Type::Kind::kOpaque || y->kind != Type::Kind::kOpaque ||
+        x->name != y->name) {
+      return false;
+    }
+    return x->name == "kubernetes.Quantity" || x->name == "kubernetes.Semver" ||
+           x->name == "net.IP" || x->name == "net.CIDR";
+  }
+
   static bool IsScalar(const Type& t) {
     switch (t.kind) {
       case Type::Kind::kBool:
@@ -165,14 +184,17 @@ class Estimator {
           r.shape = Estimate::Shape::kOuterMap;
           r.size = kMapEntries;
           r.element_size = kDomainKeySize;
+          r.capacity = field == "capacity";
         }
         break;
       case Estimate::Shape::kOuterMap:
         r.shape = Estimate::Shape::kDomainMap;
         r.size = kMapEntries;
         r.element_size = kIdKeySize;
+        r.capacity = operand.capacity;
         break;
       case Estimate::Shape::kDomainMap:
+        if (operand.capacity) break;  // a Quantity of unknown size
         r.shape = Estimate::Shape::kAttributeValue;
         r.size = kAttributeValueSize;
         r.element_size = kAttributeValueSize;
@@ -218,6 +240,12 @@ class Estimator {
       return r;
     } else if (n == "_[_]" || n == "_[?_]") {
       r = Member(args[0], "");
+    } else if (n == "_==_" && IsConstantCostEquality(*exprs[0], *exprs[1])) {
+      // Kubernetes' estimator (k8s.io/apiserver/pkg/cel/library/cost.go)
+      // prices `==` of two Quantities, Semvers, IPs or CIDRs at 1. It is
+      // asked for `_==_` only: `!=` of the same values takes cel-go's rule
+      // below, which knows no size for them (unbounded).
+      call = 1;
     } else if (n == "_==_" || n == "_!=_") {
       // Equality of any type costs a tenth of the smaller operand's size
       // bound: 1 for scalars, unbounded when neither size is known.

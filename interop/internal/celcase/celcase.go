@@ -91,7 +91,7 @@ const caps = `device.capacity["` + Driver + `"]`
 
 func (g *Generator) atom() string {
 	n := fmt.Sprint(g.r.IntN(6))
-	switch g.r.IntN(24) {
+	switch g.r.IntN(26) {
 	case 0:
 		return `device.driver == "` + g.pick(Driver, "other.example.com") + `"`
 	case 1:
@@ -138,6 +138,12 @@ func (g *Generator) atom() string {
 		return `size(` + attrs + `) ` + g.pick(">", "==", "<") + " " + n
 	case 22:
 		return g.pick(`device.nope == 1`, `1 +`, `device.attributes["`+Driver+`"].model ==`, `"a" == 1`, `device.driver`, `true`, `false`, `1 == 1.0`, `int("7") == 7`)
+	case 23:
+		// == and != of Quantities: Kubernetes' cost estimator prices == at 1
+		// and leaves != to cel-go, which finds it unbounded.
+		return g.pick(caps+`.memory`, `quantity("64Gi")`, `quantity("1Gi")`) + " " + g.pick("==", "!=") + ` quantity("` + g.pick("64Gi", "40Gi", "1024Mi") + `")`
+	case 24:
+		return g.pick(attrs+`.version`, `semver("1.0.0")`) + " " + g.pick("==", "!=") + ` semver("` + g.pick("1.0.0", "1.1.0") + `")`
 	default:
 		return `device.attributes["` + Driver + `"].` + g.pick("index", "model", "healthy") + ` == device.attributes["` + Driver + `"].` + g.pick("index", "model")
 	}
