@@ -292,6 +292,33 @@ TEST(CodecTest, WrongTypesAreReportedInGoWording) {
       R"(ResourceSlice in version "v1beta2" cannot be handled as a ResourceSlice: json: cannot unmarshal object into Go struct field ResourceSliceSpec.spec.devices of type []v1beta2.Device)");
 }
 
+// The texts a real kube-apiserver v1.37.2 answered for the same bodies
+// (tests/cluster/real_manifests.py's generated objects): map keys are not in
+// Go's field stack, named string types keep their names, and an embedded
+// struct is named in the stack.
+TEST(CodecTest, WrongTypesNameMapsNamedTypesAndEmbeddedStructsAsGo) {
+  EXPECT_EQ(
+      OnlyError(DecodeJsonText(
+          R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"devices":[{"name":"d","attributes":{"dra.net/pciVendor":{"string":7}}}]}})")),
+      R"(ResourceSlice in version "v1" cannot be handled as a ResourceSlice: json: cannot unmarshal number into Go struct field DeviceAttribute.spec.devices.attributes.string of type string)");
+  EXPECT_EQ(
+      OnlyError(DecodeJsonText(
+          R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"devices":[{"name":"d","capacity":[]}]}})")),
+      R"(ResourceSlice in version "v1" cannot be handled as a ResourceSlice: json: cannot unmarshal array into Go struct field Device.spec.devices.capacity of type map[v1.QualifiedName]v1.DeviceCapacity)");
+  EXPECT_EQ(
+      OnlyError(DecodeJsonText(
+          R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x","tolerations":[{"operator":[]}]}}]}}})")),
+      R"(ResourceClaim in version "v1" cannot be handled as a ResourceClaim: json: cannot unmarshal array into Go struct field DeviceToleration.spec.devices.requests.exactly.tolerations.operator of type v1.DeviceTolerationOperator)");
+  EXPECT_EQ(
+      OnlyError(DecodeJsonText(
+          R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},"spec":{"devices":{"config":[{"opaque":{"driver":-1}}]}}})")),
+      R"(ResourceClaim in version "v1" cannot be handled as a ResourceClaim: json: cannot unmarshal number into Go struct field OpaqueDeviceConfiguration.spec.devices.config.DeviceConfiguration.opaque.driver of type string)");
+  EXPECT_EQ(
+      OnlyError(DecodeJsonText(
+          R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"c","labels":{"env":-1}}})")),
+      R"(DeviceClass in version "v1" cannot be handled as a DeviceClass: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string)");
+}
+
 TEST(CodecTest, BadQuantityIsADecodeError) {
   EXPECT_EQ(
       OnlyError(DecodeJsonText(

@@ -26,7 +26,8 @@ struct Schema<BasicDevice> {
   static constexpr std::string_view go_name = "BasicDevice";
   static constexpr GoPackage package = GoPackage::kResource;
   static constexpr auto fields = std::make_tuple(
-      F("attributes", &Device::attributes, oe), F("capacity", &Device::capacity, oe),
+      F("attributes", &Device::attributes, oe, "QualifiedName"),
+      F("capacity", &Device::capacity, oe, "QualifiedName"),
       F("consumesCounters", &Device::consumes_counters, oe), F("nodeName", &Device::node_name, oe),
       F("nodeSelector", &Device::node_selector, oe), F("allNodes", &Device::all_nodes, oe),
       F("taints", &Device::taints, oe), F("bindsToNode", &Device::binds_to_node, oe),
@@ -48,16 +49,16 @@ template <>
 struct Schema<BetaDeviceRequest> {
   static constexpr std::string_view go_name = "DeviceRequest";
   static constexpr GoPackage package = GoPackage::kResource;
-  static constexpr auto fields =
-      std::make_tuple(F("name", &BetaDeviceRequest::name),
-                      F("deviceClassName", &ExactDeviceRequest::device_class_name),
-                      F("selectors", &ExactDeviceRequest::selectors, oe),
-                      F("allocationMode", &ExactDeviceRequest::allocation_mode, oe),
-                      F("count", &ExactDeviceRequest::count, oe),
-                      F("adminAccess", &ExactDeviceRequest::admin_access, oe),
-                      F("firstAvailable", &BetaDeviceRequest::first_available, oe),
-                      F("tolerations", &ExactDeviceRequest::tolerations, oe),
-                      F("capacity", &ExactDeviceRequest::capacity, oe));
+  static constexpr auto fields = std::make_tuple(
+      F("name", &BetaDeviceRequest::name),
+      F("deviceClassName", &ExactDeviceRequest::device_class_name),
+      F("selectors", &ExactDeviceRequest::selectors, oe),
+      F("allocationMode", &ExactDeviceRequest::allocation_mode, oe, "DeviceAllocationMode"),
+      F("count", &ExactDeviceRequest::count, oe),
+      F("adminAccess", &ExactDeviceRequest::admin_access, oe),
+      F("firstAvailable", &BetaDeviceRequest::first_available, oe),
+      F("tolerations", &ExactDeviceRequest::tolerations, oe),
+      F("capacity", &ExactDeviceRequest::capacity, oe));
 };
 
 // Conversions between the v1beta1 views and the v1 types.

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "api/codec/beta_types.h"
@@ -97,6 +98,14 @@ class Decoder {
     stack_ += field;
     return m;
   }
+  // A map's key: in the path of strict errors, never in Go's field stack
+  // (encoding/json names the map, not its key, in an UnmarshalTypeError).
+  Mark EnterKey(std::string_view key) {
+    Mark m{path_.size(), stack_.size(), struct_name_};
+    if (!path_.empty()) path_ += '.';
+    path_ += key;
+    return m;
+  }
   Mark EnterIndex(std::size_t i) {
     Mark m{path_.size(), stack_.size(), struct_name_};
     path_ += '[';
@@ -116,6 +125,11 @@ class Decoder {
   std::string path_;
   std::string stack_;
   std::string_view struct_name_;
+  // FieldDef::go_type of the field being read (see there), else empty.
+  std::string_view named_type_;
+  std::string NamedType() const {
+    return std::string(VersionName(version_)) + "." + std::string(named_type_);
+  }
   std::string type_error_;
   json::Position error_pos_;
   std::vector<std::string> strict_;
@@ -191,7 +205,7 @@ inline void Decoder::ReadString(const json::Value& v, std::string& out) {
   if (v.kind == json::Kind::kString) {
     out = v.text;
   } else if (v.kind != json::Kind::kNull) {
-    TypeError(v, JsonKindName(v), "string");
+    TypeError(v, JsonKindName(v), named_type_.empty() ? "string" : NamedType());
   }
 }
 
@@ -344,7 +358,8 @@ void Decoder::ReadList(const json::Value& v, T& out) {
     return;
   }
   if (v.kind != json::Kind::kArray) {
-    TypeError(v, JsonKindName(v), GoTypeName<T>(version_));
+    TypeError(v, JsonKindName(v),
+              named_type_.empty() ? GoTypeName<T>(version_) : "[]" + NamedType());
     return;
   }
   out.clear();
@@ -370,12 +385,17 @@ void Decoder::ReadMap(const json::Value& v, T& out) {
     return;
   }
   if (v.kind != json::Kind::kObject) {
-    TypeError(v, JsonKindName(v), GoTypeName<T>(version_));
+    std::string type = GoTypeName<T>(version_);
+    if (!named_type_.empty())
+      type.replace(0, std::string_view("map[string]").size(), "map[" + NamedType() + "]");
+    TypeError(v, JsonKindName(v), type);
     return;
   }
+  // The named type is the keys'; values are read without it.
+  std::string_view named = std::exchange(named_type_, {});
   out.clear();
   for (const json::Member& m : v.members) {
-    Mark mark = Enter(m.key);
+    Mark mark = EnterKey(m.key);
     auto [it, inserted] = out.try_emplace(m.key);
     if (!inserted) {
       strict_.push_back("duplicate field \"" + path_ + "\"");
@@ -384,6 +404,7 @@ void Decoder::ReadMap(const json::Value& v, T& out) {
     Read(m.value, it->second);
     Leave(mark);
   }
+  named_type_ = named;
 }
 
 template <class S>
@@ -422,8 +443,13 @@ bool Decoder::ReadMember(const json::Member& m, S& out, const Fields& fields, st
     if (matched) return;
     using Member = std::decay_t<decltype(out.*(f.member))>;
     if constexpr (IsInlined<Member>::value) {
-      // The inlined struct's fields take bits after this struct's own.
+      // The inlined struct's fields take bits after this struct's own. Go's
+      // field stack names the embedded struct ("config.DeviceConfiguration.opaque").
+      const std::size_t stack_len = stack_.size();
+      if (!stack_.empty()) stack_ += '.';
+      stack_ += Schema<Member>::go_name;
       matched = ReadField(m, out.*(f.member), seen, bit_base + 32);
+      stack_.resize(stack_len);
       return;
     }
     if (f.name != m.key) return;
@@ -435,7 +461,9 @@ bool Decoder::ReadMember(const json::Member& m, S& out, const Fields& fields, st
       out.*(f.member) = Member{};
     }
     seen |= bit;
+    std::string_view named = std::exchange(named_type_, f.go_type);
     Read(m.value, out.*(f.member));
+    named_type_ = named;
     Leave(mark);
   };
   (try_field(std::get<I>(fields), I), ...);

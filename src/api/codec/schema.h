@@ -28,11 +28,16 @@ struct FieldDef {
   std::string_view name;
   M S::*member;
   std::uint8_t flags;
+  // The Go named type of the member's strings, for type errors: of a string
+  // (or a pointer to one), of a list's elements, of a map's keys
+  // ("DeviceTaintEffect", "QualifiedName"); empty for plain strings.
+  std::string_view go_type;
 };
 
 template <class S, class M>
-constexpr FieldDef<S, M> F(std::string_view name, M S::*member, std::uint8_t flags = kPlain) {
-  return {name, member, flags};
+constexpr FieldDef<S, M> F(std::string_view name, M S::*member, std::uint8_t flags = kPlain,
+                           std::string_view go_type = {}) {
+  return {name, member, flags, go_type};
 }
 
 // Types whose fields are always inlined into the parent object (kInline).
@@ -48,13 +53,14 @@ enum class GoPackage : std::uint8_t { kResource, kCore, kMeta };
 template <class T>
 struct Schema;
 
-#define DRA_SCHEMA(Type, Package, ...)                           \
+#define DRA_SCHEMA_NAMED(Type, GoName, Package, ...)             \
   template <>                                                    \
   struct Schema<Type> {                                          \
-    static constexpr std::string_view go_name = #Type;           \
+    static constexpr std::string_view go_name = GoName;          \
     static constexpr GoPackage package = GoPackage::Package;     \
     static constexpr auto fields = std::make_tuple(__VA_ARGS__); \
   }
+#define DRA_SCHEMA(Type, Package, ...) DRA_SCHEMA_NAMED(Type, #Type, Package, __VA_ARGS__)
 
 constexpr std::uint8_t oe = kOmitEmpty;
 
@@ -104,8 +110,10 @@ DRA_SCHEMA(NodeStatus, kCore, F("capacity", &NodeStatus::capacity, oe),
 DRA_SCHEMA(PodResourceClaim, kCore, F("name", &PodResourceClaim::name),
            F("resourceClaimName", &PodResourceClaim::resource_claim_name, oe),
            F("resourceClaimTemplateName", &PodResourceClaim::resource_claim_template_name, oe));
-DRA_SCHEMA(ContainerResourceClaim, kCore, F("name", &ContainerResourceClaim::name),
-           F("request", &ContainerResourceClaim::request, oe));
+// core/v1's type is named ResourceClaim (as resource.k8s.io's).
+DRA_SCHEMA_NAMED(ContainerResourceClaim, "ResourceClaim", kCore,
+                 F("name", &ContainerResourceClaim::name),
+                 F("request", &ContainerResourceClaim::request, oe));
 DRA_SCHEMA(ResourceRequirements, kCore, F("limits", &ResourceRequirements::limits, oe),
            F("requests", &ResourceRequirements::requests, oe),
            F("claims", &ResourceRequirements::claims, oe));
@@ -170,9 +178,10 @@ DRA_SCHEMA(DeviceCapacity, kResource, F("value", &DeviceCapacity::value),
            F("requestPolicy", &DeviceCapacity::request_policy, oe));
 DRA_SCHEMA(DeviceCounterConsumption, kResource,
            F("counterSet", &DeviceCounterConsumption::counter_set),
-           F("counters", &DeviceCounterConsumption::counters, oe));
+           F("counters", &DeviceCounterConsumption::counters, oe),
+           F("compatibilityGroups", &DeviceCounterConsumption::compatibility_groups, oe));
 DRA_SCHEMA(NodeAllocatableMapping, kResource,
-           F("capacityKey", &NodeAllocatableMapping::capacity_key, oe),
+           F("capacityKey", &NodeAllocatableMapping::capacity_key, oe, "QualifiedName"),
            F("capacityMultiplier", &NodeAllocatableMapping::capacity_multiplier, oe),
            F("deviceMultiplier", &NodeAllocatableMapping::device_multiplier, oe));
 DRA_SCHEMA(NodeAllocatableOverhead, kResource, F("perPod", &NodeAllocatableOverhead::per_pod, oe),
@@ -180,9 +189,11 @@ DRA_SCHEMA(NodeAllocatableOverhead, kResource, F("perPod", &NodeAllocatableOverh
 DRA_SCHEMA(NodeAllocatableResource, kResource, F("mapping", &NodeAllocatableResource::mapping, oe),
            F("overhead", &NodeAllocatableResource::overhead, oe));
 DRA_SCHEMA(DeviceTaint, kResource, F("key", &DeviceTaint::key), F("value", &DeviceTaint::value, oe),
-           F("effect", &DeviceTaint::effect), F("timeAdded", &DeviceTaint::time_added, oe));
-DRA_SCHEMA(Device, kResource, F("name", &Device::name), F("attributes", &Device::attributes, oe),
-           F("capacity", &Device::capacity, oe),
+           F("effect", &DeviceTaint::effect, kPlain, "DeviceTaintEffect"),
+           F("timeAdded", &DeviceTaint::time_added, oe));
+DRA_SCHEMA(Device, kResource, F("name", &Device::name),
+           F("attributes", &Device::attributes, oe, "QualifiedName"),
+           F("capacity", &Device::capacity, oe, "QualifiedName"),
            F("consumesCounters", &Device::consumes_counters, oe),
            F("nodeName", &Device::node_name, oe), F("nodeSelector", &Device::node_selector, oe),
            F("allNodes", &Device::all_nodes, oe), F("taints", &Device::taints, oe),
@@ -198,8 +209,10 @@ DRA_SCHEMA(ResourceSliceSpec, kResource, F("driver", &ResourceSliceSpec::driver)
            F("devices", &ResourceSliceSpec::devices, oe),
            F("perDeviceNodeSelection", &ResourceSliceSpec::per_device_node_selection, oe),
            F("sharedCounters", &ResourceSliceSpec::shared_counters, oe),
-           F("partitionTypeAttribute", &ResourceSliceSpec::partition_type_attribute, oe),
-           F("skipNodeOperations", &ResourceSliceSpec::skip_node_operations, oe));
+           F("partitionTypeAttribute", &ResourceSliceSpec::partition_type_attribute, oe,
+             "FullyQualifiedName"),
+           F("skipNodeOperations", &ResourceSliceSpec::skip_node_operations, oe,
+             "SkipNodeOperation"));
 DRA_SCHEMA(CELDeviceSelector, kResource, F("expression", &CELDeviceSelector::expression));
 DRA_SCHEMA(DeviceSelector, kResource, F("cel", &DeviceSelector::cel, oe));
 DRA_SCHEMA(OpaqueDeviceConfiguration, kResource, F("driver", &OpaqueDeviceConfiguration::driver),
@@ -210,14 +223,16 @@ DRA_SCHEMA(DeviceClassSpec, kResource, F("selectors", &DeviceClassSpec::selector
            F("config", &DeviceClassSpec::config, oe),
            F("extendedResourceName", &DeviceClassSpec::extended_resource_name, oe));
 DRA_SCHEMA(DeviceToleration, kResource, F("key", &DeviceToleration::key, oe),
-           F("operator", &DeviceToleration::operator_, oe),
-           F("value", &DeviceToleration::value, oe), F("effect", &DeviceToleration::effect, oe),
+           F("operator", &DeviceToleration::operator_, oe, "DeviceTolerationOperator"),
+           F("value", &DeviceToleration::value, oe),
+           F("effect", &DeviceToleration::effect, oe, "DeviceTaintEffect"),
            F("tolerationSeconds", &DeviceToleration::toleration_seconds, oe));
-DRA_SCHEMA(CapacityRequirements, kResource, F("requests", &CapacityRequirements::requests, oe));
+DRA_SCHEMA(CapacityRequirements, kResource,
+           F("requests", &CapacityRequirements::requests, oe, "QualifiedName"));
 DRA_SCHEMA(ExactDeviceRequest, kResource,
            F("deviceClassName", &ExactDeviceRequest::device_class_name),
            F("selectors", &ExactDeviceRequest::selectors, oe),
-           F("allocationMode", &ExactDeviceRequest::allocation_mode, oe),
+           F("allocationMode", &ExactDeviceRequest::allocation_mode, oe, "DeviceAllocationMode"),
            F("count", &ExactDeviceRequest::count, oe),
            F("adminAccess", &ExactDeviceRequest::admin_access, oe),
            F("tolerations", &ExactDeviceRequest::tolerations, oe),
@@ -225,7 +240,7 @@ DRA_SCHEMA(ExactDeviceRequest, kResource,
 DRA_SCHEMA(DeviceSubRequest, kResource, F("name", &DeviceSubRequest::name),
            F("deviceClassName", &DeviceSubRequest::device_class_name),
            F("selectors", &DeviceSubRequest::selectors, oe),
-           F("allocationMode", &DeviceSubRequest::allocation_mode, oe),
+           F("allocationMode", &DeviceSubRequest::allocation_mode, oe, "DeviceAllocationMode"),
            F("count", &DeviceSubRequest::count, oe),
            F("tolerations", &DeviceSubRequest::tolerations, oe),
            F("capacity", &DeviceSubRequest::capacity, oe));
@@ -233,29 +248,29 @@ DRA_SCHEMA(DeviceRequest, kResource, F("name", &DeviceRequest::name),
            F("exactly", &DeviceRequest::exactly, oe),
            F("firstAvailable", &DeviceRequest::first_available, oe));
 DRA_SCHEMA(DeviceConstraint, kResource, F("requests", &DeviceConstraint::requests, oe),
-           F("matchAttribute", &DeviceConstraint::match_attribute, oe),
-           F("distinctAttribute", &DeviceConstraint::distinct_attribute, oe));
+           F("matchAttribute", &DeviceConstraint::match_attribute, oe, "FullyQualifiedName"),
+           F("distinctAttribute", &DeviceConstraint::distinct_attribute, oe, "FullyQualifiedName"));
 DRA_SCHEMA(DeviceClaimConfiguration, kResource,
            F("requests", &DeviceClaimConfiguration::requests, oe),
            F("", &DeviceClaimConfiguration::config, kInline));
 DRA_SCHEMA(DeviceClaim, kResource, F("requests", &DeviceClaim::requests),
            F("constraints", &DeviceClaim::constraints, oe), F("config", &DeviceClaim::config, oe));
 DRA_SCHEMA(ResourceClaimSpec, kResource, F("devices", &ResourceClaimSpec::devices));
-DRA_SCHEMA(DeviceRequestAllocationResult, kResource,
-           F("request", &DeviceRequestAllocationResult::request),
-           F("driver", &DeviceRequestAllocationResult::driver),
-           F("pool", &DeviceRequestAllocationResult::pool),
-           F("device", &DeviceRequestAllocationResult::device),
-           F("adminAccess", &DeviceRequestAllocationResult::admin_access, oe),
-           F("tolerations", &DeviceRequestAllocationResult::tolerations, oe),
-           F("bindingConditions", &DeviceRequestAllocationResult::binding_conditions, oe),
-           F("bindingFailureConditions", &DeviceRequestAllocationResult::binding_failure_conditions,
-             oe),
-           F("shareID", &DeviceRequestAllocationResult::share_id, oe),
-           F("consumedCapacity", &DeviceRequestAllocationResult::consumed_capacity, oe),
-           F("skipNodeOperations", &DeviceRequestAllocationResult::skip_node_operations, oe));
+DRA_SCHEMA(
+    DeviceRequestAllocationResult, kResource, F("request", &DeviceRequestAllocationResult::request),
+    F("driver", &DeviceRequestAllocationResult::driver),
+    F("pool", &DeviceRequestAllocationResult::pool),
+    F("device", &DeviceRequestAllocationResult::device),
+    F("adminAccess", &DeviceRequestAllocationResult::admin_access, oe),
+    F("tolerations", &DeviceRequestAllocationResult::tolerations, oe),
+    F("bindingConditions", &DeviceRequestAllocationResult::binding_conditions, oe),
+    F("bindingFailureConditions", &DeviceRequestAllocationResult::binding_failure_conditions, oe),
+    F("shareID", &DeviceRequestAllocationResult::share_id, oe),
+    F("consumedCapacity", &DeviceRequestAllocationResult::consumed_capacity, oe, "QualifiedName"),
+    F("skipNodeOperations", &DeviceRequestAllocationResult::skip_node_operations, oe,
+      "SkipNodeOperation"));
 DRA_SCHEMA(DeviceAllocationConfiguration, kResource,
-           F("source", &DeviceAllocationConfiguration::source),
+           F("source", &DeviceAllocationConfiguration::source, kPlain, "AllocationConfigSource"),
            F("requests", &DeviceAllocationConfiguration::requests, oe),
            F("", &DeviceAllocationConfiguration::config, kInline));
 DRA_SCHEMA(DeviceAllocationResult, kResource, F("results", &DeviceAllocationResult::results, oe),
