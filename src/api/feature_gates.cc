@@ -26,7 +26,8 @@ constexpr FeatureInfo kFeatures[] = {
     {"DRAOptionalNodeOperations", "alpha", false, false},
     {"DRAPartitionableDevicesType", "alpha", false, false},
     {"DRAResourcePoolStatus", "alpha", false, false},
-    {"DRAWorkloadResourceClaims", "alpha", false, false},
+    {"DRAWorkloadResourceClaims", "beta", false, false},
+    {"DRADeviceCompatibilityGroups", "alpha", false, false},
     {"DeclarativeValidation", "GA", true, true},
     {"DeclarativeValidationBeta", "beta", true, false},
 };

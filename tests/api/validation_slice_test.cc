@@ -569,6 +569,42 @@ TEST(ResourceSliceTest, CounterConsumption) {
       }));
 }
 
+// Messages as a real kube-apiserver v1.37.2 gives them with
+// DRADeviceCompatibilityGroups on (server-side dry-run of the same slice).
+TEST(ResourceSliceTest, CompatibilityGroups) {
+  ResourceSlice slice = Slice();
+  Device twice = Dev("d0");
+  twice.consumes_counters = {Consumption("set", {"x"})};
+  twice.consumes_counters[0].compatibility_groups = {"a", "a"};
+  Device three = Dev("d1");
+  three.consumes_counters = {Consumption("set", {"x"})};
+  three.consumes_counters[0].compatibility_groups = {"x", "w", "z"};
+  Device bad = Dev("d2");
+  bad.consumes_counters = {Consumption("set", {"x"})};
+  bad.consumes_counters[0].compatibility_groups = {"Bad_Name", "ok"};
+  slice.spec.devices = {twice, three, bad};
+  EXPECT_EQ(
+      Validate(slice),
+      (Strings{
+          R"(spec.devices[0].consumesCounters[0].compatibilityGroups[1]: Duplicate value: "a")",
+          "spec.devices[1].consumesCounters[0].compatibilityGroups: Too many: 3: must have at "
+          "most 2 items",
+          R"(spec.devices[2].consumesCounters[0].compatibilityGroups[0]: Invalid value: "Bad_Name": )" +
+              kLabel,
+      }));
+  // The registry drops them while the gate is off (the default).
+  PrepareForCreate(slice, FeatureGates{});
+  for (const Device& d : slice.spec.devices) {
+    EXPECT_TRUE(d.consumes_counters.at(0).compatibility_groups.nil()) << d.name;
+  }
+  FeatureGates on;
+  on.Set(Feature::kDRADeviceCompatibilityGroups, true);
+  slice.spec.devices[0].consumes_counters[0].compatibility_groups = {"a"};
+  PrepareForCreate(slice, on);
+  EXPECT_EQ(slice.spec.devices[0].consumes_counters[0].compatibility_groups,
+            (List<std::string>{"a"}));
+}
+
 TEST(ResourceSliceTest, PerDeviceNodeSelection) {
   ResourceSlice slice = Slice();
   slice.spec.node_name.reset();

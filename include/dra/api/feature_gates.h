@@ -32,6 +32,7 @@ enum class Feature : std::uint8_t {
   kDRAPartitionableDevicesType,
   kDRAResourcePoolStatus,
   kDRAWorkloadResourceClaims,
+  kDRADeviceCompatibilityGroups,
   kDeclarativeValidation,
   kDeclarativeValidationBeta,
   kCount,

@@ -71,6 +71,9 @@ struct DeviceCapacity {
 struct DeviceCounterConsumption {
   std::string counter_set;
   std::map<std::string, Counter> counters;
+  // DRADeviceCompatibilityGroups (alpha): devices consuming the same counter
+  // set may be allocated together only when their groups intersect.
+  List<std::string> compatibility_groups;
   bool operator==(const DeviceCounterConsumption&) const = default;
 };
 

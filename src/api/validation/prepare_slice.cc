@@ -25,6 +25,9 @@ void PrepareForCreate(ResourceSlice& slice, const FeatureGates& gates) {
                                   gates.Enabled(Feature::kDRAResourceClaimDeviceStatus);
   for (Device& device : spec.devices) {
     if (!gates.Enabled(Feature::kDRADeviceTaints)) device.taints.set_nil();
+    if (!gates.Enabled(Feature::kDRADeviceCompatibilityGroups)) {
+      for (DeviceCounterConsumption& c : device.consumes_counters) c.compatibility_groups.set_nil();
+    }
     if (!gates.Enabled(Feature::kDRAPartitionableDevices)) {
       device.consumes_counters.set_nil();
       device.node_name.reset();

@@ -33,6 +33,7 @@ constexpr std::size_t kMaxDevicesWithAdvancedFeatures = 64;
 constexpr std::size_t kMaxCounterSets = 8;
 constexpr std::size_t kMaxCountersPerCounterSet = 32;
 constexpr std::size_t kMaxCounterConsumptionsPerDevice = 2;
+constexpr std::size_t kMaxCompatibilityGroups = 2;  // DeviceCompatibilityGroupsMaxSize
 constexpr std::size_t kMaxCountersPerCounterConsumption = 32;
 constexpr std::size_t kMaxAttributesAndCapacities = 32;
 constexpr std::size_t kMaxAttributeValues = 48;
@@ -903,6 +904,20 @@ class SliceValidator {
       const std::string item = Index(path, j);
       DeclarativeName(consumptions[j].counter_set, item + ".counterSet");
       DeclarativeCounters(consumptions[j].counters, nullptr, item + ".counters");
+      DeclarativeCompatibilityGroups(consumptions[j].compatibility_groups,
+                                     item + ".compatibilityGroups");
+    }
+  }
+
+  // +k8s:maxItems=2, +k8s:unique=set, +k8s:eachVal=+k8s:format=k8s-short-name
+  // (DeviceCounterConsumption.CompatibilityGroups in k8s.io/api v0.37.2).
+  void DeclarativeCompatibilityGroups(const List<std::string>& groups, const std::string& path) {
+    if (ExceedsMaxItems(groups.size(), kMaxCompatibilityGroups, path, dv())) return;
+    ReportDuplicates(
+        groups, path, [](const std::string& a, const std::string& b) { return a == b; },
+        [](const std::string& g) { return GoQuote(g); }, dv());
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      validation::ValidateDnsLabel(groups[k], Index(path, k), dv(), /*content=*/true);
     }
   }
 

@@ -153,7 +153,7 @@ api::Device FullGpu(const SimulatedGpu& gpu, const SimulatedPoolOptions& options
       std::map<std::string, std::int64_t> max = MaxCapacities();
       for (const auto& [name, v] : max) d.capacity[name] = Cap(v);
       d.consumes_counters.push_back(api::DeviceCounterConsumption{
-          CounterSetName(gpu), Counters(max, 0, kSimulatedMemorySlices)});
+          CounterSetName(gpu), Counters(max, 0, kSimulatedMemorySlices), {}});
       break;
     }
   }
@@ -175,7 +175,7 @@ api::Device Partition(const SimulatedGpu& gpu, const SimulatedMigProfile& profil
     d.capacity["memorySlice" + std::to_string(k)] = Cap(1);
   }
   d.consumes_counters.push_back(api::DeviceCounterConsumption{
-      CounterSetName(gpu), Counters(caps, start, profile.memory_slices)});
+      CounterSetName(gpu), Counters(caps, start, profile.memory_slices), {}});
   AddTaint(options, gpu, d);
   return d;
 }
