@@ -92,12 +92,19 @@ void ReportReadError(const api::ManifestReadError& e, ValidationReport& out) {
 void ReportDecodeError(const api::ManifestDocument& doc, const api::DecodeError& e,
                        ValidationReport& out) {
   ++out.invalid;
+  // The server warns of a deprecated version whatever the body holds.
+  std::string warning = api::DeprecationWarning(e.api_version, e.kind);
   if (out.as_json) {
     json::Value& entry = NewEntry(out, doc.source, doc.index, e.pos.line, e.kind, e.name);
     json::Put(entry, "valid", json::Value::Bool(false));
+    if (!warning.empty()) {
+      json::Value& list = json::Put(entry, "warnings", json::Value::Array());
+      json::Push(list, json::Value::String(warning));
+    }
     json::Put(entry, "message", json::Value::String(e.message));
     json::Put(entry, "errors", json::Value::Array());
   } else {
+    if (!warning.empty()) std::cerr << Where(doc, e.pos) << ": Warning: " << warning << "\n";
     std::cout << Where(doc, e.pos) << ": " << e.message << "\n";
   }
 }

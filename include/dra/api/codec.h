@@ -50,9 +50,10 @@ struct DecodeError {
   // kube-apiserver's text, e.g. `ResourceClaim in version "v1" cannot be
   // handled as a ResourceClaim: strict decoding error: unknown field "spec.x"`.
   std::string message;
-  std::string kind;    // as written, when known
-  std::string name;    // metadata.name, when it could be read
-  json::Position pos;  // the offending value, when known
+  std::string kind;         // as written, when known
+  std::string name;         // metadata.name, when it could be read
+  json::Position pos;       // the offending value, when known
+  std::string api_version;  // as written, when known
 };
 
 struct DecodeOptions {

@@ -64,6 +64,7 @@ void DecodeTyped(const json::Value& doc, ApiVersion version, bool core, const st
     error.failure = DecodeFailure::kBadField;
     error.kind = kind;
     error.name = object.metadata.name;
+    error.api_version = object.type.api_version;
     if (decoder.failed()) {
       error.message = prefix + decoder.type_error();
       error.pos = decoder.error_pos();
@@ -93,7 +94,7 @@ void DecodeList(const json::Value& doc, const DecodeOptions& options, DecodeOutc
     outcome.errors.push_back({DecodeFailure::kBadField,
                               "json: cannot unmarshal " + std::string(codec::JsonKindName(*items)) +
                                   " into Go struct field List.items of type []runtime.RawExtension",
-                              StringMember(doc, "kind"), "", items->pos});
+                              StringMember(doc, "kind"), "", items->pos, ""});
     return;
   }
   for (const json::Value& item : items->items) DecodeOne(item, options, outcome);
@@ -106,7 +107,7 @@ void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutco
                                   " into Go value of type struct { APIVersion string "
                                   "\"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
                                   "\"json:\\\"kind,omitempty\\\"\" }",
-                              "", "", doc.pos});
+                              "", "", doc.pos, ""});
     return;
   }
   const json::Value* kind_value = doc.Find("kind");
@@ -126,7 +127,7 @@ void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutco
     outcome.errors.push_back({DecodeFailure::kMissingType,
                               "json: cannot unmarshal " + std::string(codec::JsonKindName(*bad)) +
                                   " into Go struct field .apiVersion of type string",
-                              kind, name, bad->pos});
+                              kind, name, bad->pos, ""});
     return;
   }
   if (kind.empty() || api_version.empty()) {
@@ -134,8 +135,8 @@ void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutco
     // brackets.
     std::string missing = api_version.empty() ? "apiVersion not set" : "kind not set";
     if (api_version.empty() && kind.empty()) missing = "[apiVersion not set, kind not set]";
-    outcome.errors.push_back(
-        {DecodeFailure::kMissingType, "error validating data: " + missing, kind, name, doc.pos});
+    outcome.errors.push_back({DecodeFailure::kMissingType, "error validating data: " + missing,
+                              kind, name, doc.pos, ""});
     return;
   }
   if (kind == "List" || (kind.size() > 4 && kind.ends_with("List") && doc.Find("items"))) {
@@ -152,7 +153,7 @@ void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutco
     outcome.errors.push_back(
         {DecodeFailure::kUnknownKind,
          "no matches for kind \"" + kind + "\" in version \"" + api_version + "\"", kind, name,
-         doc.pos});
+         doc.pos, ""});
   };
   if (group.empty() && version == "v1") {
     if (kind == "Node")
