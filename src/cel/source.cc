@@ -58,6 +58,12 @@ std::string Issues::Format(const Source& source) const {
     if (!out.empty()) out += '\n';
     int line, column;
     source.Locate(issue.offset, &line, &column);
+    // cel-go places the end of an empty expression at column -1 (shown as
+    // 0) and has no line to show under it.
+    if (source.text().empty()) {
+      out += "ERROR: <input>:1:0: " + issue.message;
+      continue;
+    }
     out += "ERROR: <input>:" + std::to_string(line) + ":" + std::to_string(column + 1) + ": " +
            issue.message;
     std::string_view snippet = source.Line(line);

@@ -146,6 +146,15 @@ TEST(ParserErrors, CelGoFormatWithCaret) {
             " | ..^");
 }
 
+// As a real kube-apiserver v1.37.2 reports an empty selector expression
+// (cel-go puts the end of empty input at column -1 and shows no line).
+TEST(ParserErrors, EmptyExpression) {
+  EXPECT_EQ(ParseErrors(""),
+            "ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>' expecting {'[', '{', "
+            "'(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, "
+            "BYTES, IDENTIFIER}");
+}
+
 TEST(ParserErrors, SecondLineAndWideCharacters) {
   EXPECT_EQ(ParseErrors("true &&\n  'é' #"),
             "ERROR: <input>:2:7: Syntax error: token recognition error at: '#'\n"
