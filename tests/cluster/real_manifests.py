@@ -23,6 +23,7 @@ Ends with `compared N, identical N, known divergences N, unexplained N`.
 
 import argparse
 import base64
+import fnmatch
 import http.client
 import json
 import os
@@ -34,6 +35,8 @@ import tempfile
 import urllib.parse
 
 import yaml
+
+import broken_objects
 
 
 class Loader(yaml.SafeLoader):
@@ -146,8 +149,10 @@ def server_outcome(server, kinds, kubectl, obj):
     meta = obj.get('metadata') if isinstance(obj, dict) and isinstance(obj.get('metadata'), dict) \
         else {}
     kind = obj.get('kind') if isinstance(obj, dict) else None
-    name = meta.get('name') or meta.get('generateName') or ''
-    oid = object_id(kind or '', name)
+    name = meta.get('name') if isinstance(meta.get('name'), str) else ''
+    if not name and isinstance(meta.get('generateName'), str):
+        name = meta['generateName']
+    oid = object_id(kind if isinstance(kind, str) else '', name)
     api_version = obj.get('apiVersion') if isinstance(obj, dict) else None
     if not isinstance(kind, str) or not kind or not isinstance(api_version, str) or not api_version:
         return oid, 'error', kubectl_client_error(kubectl, obj), []
@@ -156,7 +161,8 @@ def server_outcome(server, kinds, kubectl, obj):
     resource, namespaced = kinds[(api_version, kind)]
     prefix = '/api/v1' if api_version == 'v1' else '/apis/' + api_version
     if namespaced:
-        prefix += '/namespaces/' + urllib.parse.quote(meta.get('namespace') or 'default', safe='')
+        ns = meta.get('namespace') if isinstance(meta.get('namespace'), str) else ''
+        prefix += '/namespaces/' + urllib.parse.quote(ns or 'default', safe='')
     status, body, warnings = server.request(
         'POST', f'{prefix}/{resource}?dryRun=All&fieldValidation=Strict', json.dumps(obj))
     if 200 <= status < 300:
@@ -239,6 +245,9 @@ def main():
     ap.add_argument('--corpus', required=True)
     ap.add_argument('--divergences', required=True)
     ap.add_argument('--namespace', default='default')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--generated', type=int, default=5000,
+                    help='broken objects generated from the accepted ones')
     args = ap.parse_args()
     server = Server(os.environ['KUBECONFIG'])
     kinds = discovery(server)
@@ -247,26 +256,68 @@ def main():
     files = sorted(os.path.relpath(os.path.join(d, f), args.corpus)
                    for d, _, fs in os.walk(args.corpus) for f in fs
                    if f.endswith(('.yaml', '.yml', '.json')))
-    compared = identical = known_count = unexplained = 0
-    for rel in files:
-        path = os.path.join(args.corpus, rel)
-        actual = [server_outcome(server, kinds, args.kubectl, o) for o in objects_of(path)]
-        differences, n = compare(dra_outcome(args.dra, path, args.namespace), actual)
-        compared += n
-        identical += n - len(differences)
+    totals = {'compared': 0, 'identical': 0, 'known': 0, 'unexplained': 0}
+
+    def account(rel, differences, n, key_of):
+        totals['compared'] += n
+        totals['identical'] += n - len(differences)
         for oid, said, did in differences:
-            reason = known.get((rel, oid))
+            key = key_of(oid)
+            reason = known.get(key)
             if reason is not None:
-                used.add((rel, oid))
-                known_count += 1
+                used.add(key)
+                totals['known'] += 1
                 print(f'known: {rel}: {oid}: {reason}')
                 continue
-            unexplained += 1
+            totals['unexplained'] += 1
             print(f'DIFFERS: {rel}: {oid}\n  dra:       {said}\n  apiserver: {did}')
+
+    def generated_key(labelled):
+        """The divergence entry whose pattern (fnmatch) matches a mutant's
+        description: `generated<TAB>PATTERN<TAB>REASON`."""
+        description = labelled[labelled.find('(') + 1:-1]
+        for file, pattern in known:
+            if file == 'generated' and fnmatch.fnmatchcase(description, pattern):
+                return (file, pattern)
+        return ('generated', description)
+
+    seeds = []
+    for rel in files:
+        path = os.path.join(args.corpus, rel)
+        objects = objects_of(path)
+        actual = [server_outcome(server, kinds, args.kubectl, o) for o in objects]
+        seeds += [o for o, a in zip(objects, actual) if a[1] == 'created']
+        differences, n = compare(dra_outcome(args.dra, path, args.namespace), actual)
+        account(rel, differences, n, lambda oid, rel=rel: (rel, oid))
+
+    # Mutants of the accepted objects, in files of 100 (JSON values one after
+    # another); a difference is keyed by the mutation's description.
+    mutants = broken_objects.generate(seeds, args.seed, args.generated)
+    # The corpus's Namespaces lead each file, so that dra knows their labels
+    # (admin access) as the server does; they are not compared again.
+    namespaces = {o['metadata']['name']: o for o in seeds if o.get('kind') == 'Namespace'}
+    work = tempfile.mkdtemp()
+    for start in range(0, len(mutants), 100):
+        batch = mutants[start:start + 100]
+        path = os.path.join(work, f'generated-{start // 100:03d}.json')
+        with open(path, 'w', encoding='utf-8') as f:
+            for obj in namespaces.values():
+                f.write(json.dumps(obj) + '\n')
+            for _, obj in batch:
+                f.write(json.dumps(obj) + '\n')
+        actual = [server_outcome(server, kinds, args.kubectl, o) for _, o in batch]
+        describe_id = {a[0]: d for (d, _), a in zip(batch, actual)}
+        predicted = dra_outcome(args.dra, path, args.namespace)[len(namespaces):]
+        differences, n = compare(predicted, actual)
+        rel = 'generated/' + os.path.basename(path)
+        account(rel, [(f'{oid} ({describe_id.get(oid, "?")})', said, did)
+                      for oid, said, did in differences], n, generated_key)
+    compared, identical = totals['compared'], totals['identical']
+    known_count, unexplained = totals['known'], totals['unexplained']
     for key in sorted(set(known) - used):
         print(f'UNUSED divergence entry (fixed? remove it): {key[0]}\t{key[1]}')
         unexplained += 1
-    print(f'files {len(files)}')
+    print(f'files {len(files)}, generated objects {len(mutants)} (seed {args.seed})')
     print(f'compared {compared}, identical {identical}, known divergences {known_count}, '
           f'unexplained {unexplained}')
     return 1 if unexplained else 0
