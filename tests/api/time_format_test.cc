@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace dra::api::codec {
 namespace {
@@ -65,7 +67,7 @@ TEST(ParseRfc3339Test, RejectsWhatGoRejects) {
            "2024-01-01T00:00:60Z",       // second (no leap seconds)
            "2024-01-01T00:00:00.Z",      // a fraction needs digits
            "2024-01-01T00:00:00+0530",   // offset without colon
-           "2024-01-01T00:00:00+05:60",  // offset minutes
+           "2024-01-01T00:00:00+25:00",  // offset hours
        }) {
     auto t = ParseRfc3339(bad);
     EXPECT_FALSE(t.ok()) << bad;
@@ -75,6 +77,46 @@ TEST(ParseRfc3339Test, RejectsWhatGoRejects) {
       EXPECT_EQ(t.error().rfind("parsing time \"" + std::string(bad) + "\"", 0), 0u) << t.error();
     }
   }
+}
+
+// What Go's time.Parse(time.RFC3339, ...) answers (metav1.Time's decoder),
+// word for word, as go1.26 prints these errors.
+TEST(ParseRfc3339Test, GoParseErrors) {
+  const std::string layout = R"( as "2006-01-02T15:04:05Z07:00": )";
+  const std::pair<std::string_view, std::string> cases[] = {
+      {"yyyy", R"(parsing time "yyyy")" + layout + R"(cannot parse "yyyy" as "2006")"},
+      {"2024-1-01T00:00:00Z", R"(parsing time "2024-1-01T00:00:00Z")" + layout +
+                                  R"(cannot parse "1-01T00:00:00Z" as "01")"},
+      {"2024-00-01T00:00:00Z", R"(parsing time "2024-00-01T00:00:00Z": month out of range)"},
+      {"2024-01-01T00:00:00.Z",
+       R"(parsing time "2024-01-01T00:00:00.Z")" + layout + R"(cannot parse ".Z" as "Z07:00")"},
+      {"2024-01-01T00:00:00+0530", R"(parsing time "2024-01-01T00:00:00+0530")" + layout +
+                                       R"(cannot parse "+0530" as "Z07:00")"},
+      {"2024-01-01T00:00:00+25:00",
+       R"(parsing time "2024-01-01T00:00:00+25:00": time zone offset hour out of range)"},
+      {"2024-02-30T00:00:00Z", R"(parsing time "2024-02-30T00:00:00Z": day out of range)"},
+      {"2024-01-01T00:00:00Zx", R"(parsing time "2024-01-01T00:00:00Zx": extra text: "x")"},
+      {"2024-01-01X00:00:00Z",
+       R"(parsing time "2024-01-01X00:00:00Z")" + layout + R"(cannot parse "X00:00:00Z" as "T")"},
+      {"\xc3\xbc"  // "ü", whose bytes Go quotes as \x escapes
+       "024-01-01T00:00:00Z",
+       R"(parsing time "\xc3\xbc024-01-01T00:00:00Z")" + layout +
+           R"(cannot parse "\xc3\xbc024-01-01T00:00:00Z" as "2006")"},
+      {"2024-01-01T00:00:00*05:00", R"(parsing time "2024-01-01T00:00:00*05:00")" + layout +
+                                        R"(cannot parse "*05:00" as "Z07:00")"},
+      {"2024-01-01T24:00:00Z", R"(parsing time "2024-01-01T24:00:00Z": hour out of range)"},
+      {"2024-01-01T00:00:00",
+       R"(parsing time "2024-01-01T00:00:00")" + layout + R"(cannot parse "" as "Z07:00")"},
+      {"2024-01-01T00:00:60Z", R"(parsing time "2024-01-01T00:00:60Z": second out of range)"},
+  };
+  for (const auto& [text, want] : cases) {
+    auto t = ParseRfc3339(text);
+    ASSERT_FALSE(t.ok()) << text;
+    EXPECT_EQ(t.error(), want);
+  }
+  // Go takes a one-digit hour and offsets of up to 24 hours or 60 minutes.
+  EXPECT_TRUE(ParseRfc3339("2024-01-01T1:02:03Z").ok());
+  EXPECT_TRUE(ParseRfc3339("2024-01-01T00:00:00+05:60").ok());
 }
 
 TEST(FormatRfc3339Test, UtcWholeSeconds) {

@@ -277,8 +277,9 @@ inline void Decoder::ReadTime(const json::Value& v, Time& out) {
     return;
   }
   if (v.kind != json::Kind::kString) {
-    ValueError(v, "json: cannot unmarshal " + std::string(JsonKindName(v)) +
-                      " into Go value of type string");
+    // metav1.Time unmarshals a Go string; encoding/json adds the field's
+    // context to the type error that comes out of UnmarshalJSON.
+    TypeError(v, JsonKindName(v), "string");
     return;
   }
   Result<Time> t = ParseRfc3339(v.text);
