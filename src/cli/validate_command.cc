@@ -137,7 +137,11 @@ void ValidateObject(const api::ManifestDocument& doc, api::DecodedObject& decode
       !w.empty() && !IsCoreKind(kind)) {
     warnings.push_back(std::move(w));
   }
-  if (const auto* slice = std::get_if<api::ResourceSlice>(&decoded.object)) {
+  // The strategy's warnings follow a successful validation only
+  // (rest.BeforeCreate in k8s.io/apiserver); the version's deprecation comes
+  // with every request.
+  const auto* slice = std::get_if<api::ResourceSlice>(&decoded.object);
+  if (slice != nullptr && errors.empty()) {
     for (std::string& w : api::WarningsOnCreate(*slice)) warnings.push_back(std::move(w));
   }
   if (!out.as_json) {
