@@ -195,9 +195,11 @@ class Estimator {
         break;
       case Estimate::Shape::kDomainMap:
         if (operand.capacity) break;  // a Quantity of unknown size
+        // An attribute value is bounded as a whole; its elements (of a list
+        // value) are not: upstream's size estimator knows no size below
+        // the attribute type.
         r.shape = Estimate::Shape::kAttributeValue;
         r.size = kAttributeValueSize;
-        r.element_size = kAttributeValueSize;
         break;
       default:
         break;
@@ -313,10 +315,6 @@ class Estimator {
     }
     Estimate element;
     element.size = range.element_size;
-    if (range.shape == Estimate::Shape::kAttributeValue) {
-      element.shape = Estimate::Shape::kAttributeValue;
-      element.element_size = kAttributeValueSize;
-    }
     if (range.shape == Estimate::Shape::kOuterMap) element.size = kDomainKeySize;
     locals_.emplace_back(e.name, element);
     if (!e.name2.empty()) locals_.emplace_back(e.name2, Estimate{});

@@ -91,7 +91,7 @@ const caps = `device.capacity["` + Driver + `"]`
 
 func (g *Generator) atom() string {
 	n := fmt.Sprint(g.r.IntN(6))
-	switch g.r.IntN(26) {
+	switch g.r.IntN(27) {
 	case 0:
 		return `device.driver == "` + g.pick(Driver, "other.example.com") + `"`
 	case 1:
@@ -144,6 +144,11 @@ func (g *Generator) atom() string {
 		return g.pick(caps+`.memory`, `quantity("64Gi")`, `quantity("1Gi")`) + " " + g.pick("==", "!=") + ` quantity("` + g.pick("64Gi", "40Gi", "1024Mi") + `")`
 	case 24:
 		return g.pick(attrs+`.version`, `semver("1.0.0")`) + " " + g.pick("==", "!=") + ` semver("` + g.pick("1.0.0", "1.1.0") + `")`
+	case 25:
+		// Comprehensions over an attribute value: its size is bounded, that
+		// of its elements is not, so nesting makes the estimate unbounded.
+		return attrs + `.` + g.pick("model", "tags") + `.` + g.pick("all", "exists") + `(x, ` +
+			g.pick(`x == "a"`, `x.startsWith("a")`, `x.all(y, true)`, `x.exists(y, y.all(z, true))`) + `)`
 	default:
 		return `device.attributes["` + Driver + `"].` + g.pick("index", "model", "healthy") + ` == device.attributes["` + Driver + `"].` + g.pick("index", "model")
 	}
