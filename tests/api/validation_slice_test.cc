@@ -889,6 +889,24 @@ TEST(ResourceSliceUpdateTest, UnchangedCounterSetsAreNotRevalidated) {
             Strings{R"(spec.sharedCounters[1].counters: Invalid value: "New_Key": )" + kLabel});
 }
 
+// k8s.io/kubernetes v1.37.2 pkg/registry/resource/resourceslice: the
+// partition type attribute belongs to DRAPartitionableDevicesType, whatever
+// DRAResourcePoolStatus says.
+TEST(PrepareForCreateTest, PartitionTypeAttributeFollowsItsOwnGate) {
+  ResourceSlice slice = Slice();
+  slice.spec.partition_type_attribute = "gpu.example.com/type";
+  FeatureGates pool_status;
+  pool_status.Set(Feature::kDRAResourcePoolStatus, true);
+  ResourceSlice dropped = slice;
+  PrepareForCreate(dropped, pool_status);
+  EXPECT_FALSE(dropped.spec.partition_type_attribute.has_value());
+  FeatureGates type;
+  type.Set(Feature::kDRAPartitionableDevicesType, true);
+  ResourceSlice kept = slice;
+  PrepareForCreate(kept, type);
+  EXPECT_EQ(kept.spec.partition_type_attribute, "gpu.example.com/type");
+}
+
 TEST(PrepareForCreateTest, ResourceSliceGenerationAndDisabledGates) {
   ResourceSlice slice = Slice();
   slice.metadata.generation = 7;
@@ -943,7 +961,7 @@ TEST(PrepareForCreateTest, ResourceSliceGenerationAndDisabledGates) {
   EXPECT_FALSE(d.capacity.at("mem").request_policy.has_value());
 
   FeatureGates alpha_on;
-  alpha_on.Set(Feature::kDRAResourcePoolStatus, true);
+  alpha_on.Set(Feature::kDRAPartitionableDevicesType, true);
   alpha_on.Set(Feature::kDRAOptionalNodeOperations, true);
   alpha_on.Set(Feature::kDRANodeAllocatableResources, true);
   alpha_on.Set(Feature::kDRAListTypeAttributes, true);

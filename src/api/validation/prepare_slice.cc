@@ -16,9 +16,9 @@ void PrepareForCreate(ResourceSlice& slice, const FeatureGates& gates) {
     spec.shared_counters.set_nil();
     spec.per_device_node_selection.reset();
   }
-  // The older registry code ties the partition type to DRAResourcePoolStatus;
-  // with DRAPartitionableDevicesType off, declarative validation forbids it.
-  if (!gates.Enabled(Feature::kDRAResourcePoolStatus)) spec.partition_type_attribute.reset();
+  if (!gates.Enabled(Feature::kDRAPartitionableDevicesType)) {
+    spec.partition_type_attribute.reset();
+  }
   if (!gates.Enabled(Feature::kDRAOptionalNodeOperations)) spec.skip_node_operations.set_nil();
 
   const bool binding_conditions = gates.Enabled(Feature::kDRADeviceBindingConditions) &&
