@@ -28,6 +28,7 @@ constexpr FeatureInfo kFeatures[] = {
     {"DRAResourcePoolStatus", "alpha", false, false},
     {"DRAWorkloadResourceClaims", "beta", false, false},
     {"DRADeviceCompatibilityGroups", "alpha", false, false},
+    {"DRADerivedAttributes", "alpha", false, false},
     {"DeclarativeValidation", "GA", true, true},
     {"DeclarativeValidationBeta", "beta", true, false},
 };

@@ -64,6 +64,19 @@ class CompiledProgram final : public Program {
   std::uint64_t cost_limit_;
 };
 
+// The types a derived attribute may have: those of attribute values.
+bool IsDerivedAttributeElementType(std::string_view type) {
+  return type == "bool" || type == "int" || type == "string" || type == "any" || type == "dyn" ||
+         type == "kubernetes.Semver";
+}
+
+bool IsDerivedAttributeType(std::string_view type, bool lists) {
+  if (IsDerivedAttributeElementType(type)) return true;
+  constexpr std::string_view kList = "list(";
+  return lists && type.starts_with(kList) && type.ends_with(")") &&
+         IsDerivedAttributeElementType(type.substr(kList.size(), type.size() - kList.size() - 1));
+}
+
 }  // namespace
 
 Compilation Compile(std::string_view expression, const CompileOptions& options) {
@@ -83,12 +96,24 @@ Compilation Compile(std::string_view expression, const CompileOptions& options) 
     out.error = {CompileError::Type::kInvalid, "compilation failed: " + issues.Format(source)};
     return out;
   }
-  // The result must be bool or exactly the attribute value type.
-  std::string unknown_type = device.attributes_are_any ? "any" : "dyn";
-  if (checked.type != "bool" && checked.type != unknown_type) {
-    out.error = {CompileError::Type::kInvalid,
-                 "must evaluate to bool or the unknown type, not " + checked.type};
-    return out;
+  if (options.derived_attribute) {
+    const bool lists =
+        options.list_type_attributes || options.environment == Environment::kStoredExpressions;
+    if (!IsDerivedAttributeType(checked.type, lists)) {
+      out.error = {CompileError::Type::kInvalid,
+                   std::string("must evaluate to a primitive scalar (string, integer, boolean, "
+                               "semver)") +
+                       (lists ? " or a list of these scalars" : "") + ", not " + checked.type};
+      return out;
+    }
+  } else {
+    // The result must be bool or exactly the attribute value type.
+    std::string unknown_type = device.attributes_are_any ? "any" : "dyn";
+    if (checked.type != "bool" && checked.type != unknown_type) {
+      out.error = {CompileError::Type::kInvalid,
+                   "must evaluate to bool or the unknown type, not " + checked.type};
+      return out;
+    }
   }
   std::uint64_t estimate = EstimateCost(*ast, checked);
   Plan plan;

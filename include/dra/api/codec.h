@@ -24,7 +24,7 @@ std::string_view VersionName(ApiVersion v);  // "v1", "v1beta2", ...
 Result<ApiVersion> ParseVersionName(std::string_view name);
 
 using Object = std::variant<ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate,
-                            DeviceTaintRule, Node, Pod, Namespace>;
+                            DeviceTaintRule, Node, Pod, Namespace, ResourcePoolStatusRequest>;
 
 // The kind name of the object held ("ResourceSlice", ...).
 std::string_view KindOf(const Object& object);

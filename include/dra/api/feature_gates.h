@@ -33,6 +33,7 @@ enum class Feature : std::uint8_t {
   kDRAResourcePoolStatus,
   kDRAWorkloadResourceClaims,
   kDRADeviceCompatibilityGroups,
+  kDRADerivedAttributes,
   kDeclarativeValidation,
   kDeclarativeValidationBeta,
   kCount,

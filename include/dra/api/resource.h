@@ -198,6 +198,14 @@ struct CapacityRequirements {
   bool operator==(const CapacityRequirements&) const = default;
 };
 
+// A value computed per candidate device by a CEL expression, for constraints
+// (DRADerivedAttributes, KEP-5491, alpha in 1.37).
+struct DeviceDerivedAttribute {
+  std::string name;        // fully qualified attribute name
+  std::string expression;  // CEL yielding a scalar or a list of scalars
+  bool operator==(const DeviceDerivedAttribute&) const = default;
+};
+
 struct ExactDeviceRequest {
   std::string device_class_name;
   List<DeviceSelector> selectors;
@@ -206,6 +214,7 @@ struct ExactDeviceRequest {
   std::optional<bool> admin_access;
   List<DeviceToleration> tolerations;
   std::optional<CapacityRequirements> capacity;
+  List<DeviceDerivedAttribute> derived_attributes;
   bool operator==(const ExactDeviceRequest&) const = default;
 };
 
@@ -217,6 +226,7 @@ struct DeviceSubRequest {
   std::int64_t count = 0;
   List<DeviceToleration> tolerations;
   std::optional<CapacityRequirements> capacity;
+  List<DeviceDerivedAttribute> derived_attributes;
   bool operator==(const DeviceSubRequest&) const = default;
 };
 
@@ -364,6 +374,71 @@ struct DeviceTaintRule {
   ObjectMeta metadata;
   DeviceTaintRuleSpec spec;
   DeviceTaintRuleStatus status;
+};
+
+// ---- ResourcePoolStatusRequest (v1alpha3 only; DRAResourcePoolStatus, KEP-5677)
+
+struct ResourcePoolStatusRequestSpec {
+  std::string driver;
+  std::optional<std::string> pool_name;
+  std::optional<std::int32_t> limit;                            // defaulted to 100
+  std::optional<std::string> default_partition_type_attribute;  // DRAPartitionableDevicesType
+  bool operator==(const ResourcePoolStatusRequestSpec&) const = default;
+};
+
+struct PartitionTypeStatus {
+  std::string attribute;
+  std::string type;
+  std::optional<std::int32_t> total;
+  std::optional<std::int32_t> allocatable;
+  bool operator==(const PartitionTypeStatus&) const = default;
+};
+
+struct ShareableCapacityStatus {
+  std::string name;
+  std::optional<Quantity> total;
+  std::optional<Quantity> consumed;
+  std::optional<Quantity> available;
+  bool operator==(const ShareableCapacityStatus&) const = default;
+};
+
+struct ShareableSummaryStatus {
+  std::optional<std::int32_t> fully_available_devices;
+  std::optional<std::int32_t> partially_available_devices;
+  List<ShareableCapacityStatus> capacity;
+  bool operator==(const ShareableSummaryStatus&) const = default;
+};
+
+struct PoolStatus {
+  std::string driver;
+  std::string pool_name;
+  std::int64_t generation = 0;
+  std::optional<std::int32_t> resource_slice_count;
+  std::optional<std::int32_t> total_devices;
+  std::optional<std::int32_t> allocated_devices;
+  std::optional<std::int32_t> available_devices;
+  std::optional<std::int32_t> unavailable_devices;
+  std::optional<std::string> node_name;
+  std::optional<std::string> validation_error;
+  List<PartitionTypeStatus> partition_summary;
+  std::optional<ShareableSummaryStatus> shareable_summary;
+  bool operator==(const PoolStatus&) const = default;
+};
+
+struct ResourcePoolStatusRequestStatus {
+  std::optional<std::int32_t> pool_count;
+  List<PoolStatus> pools;
+  List<Condition> conditions;
+  bool operator==(const ResourcePoolStatusRequestStatus&) const = default;
+};
+
+// Cluster-scoped. The status is written by kube-controller-manager only; a
+// create clears it.
+struct ResourcePoolStatusRequest {
+  TypeMeta type;
+  ObjectMeta metadata;
+  ResourcePoolStatusRequestSpec spec;
+  std::optional<ResourcePoolStatusRequestStatus> status;
 };
 
 }  // namespace dra::api

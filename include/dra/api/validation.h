@@ -29,6 +29,18 @@ class SelectorChecker {
   // the lenient environment used for unchanged stored expressions.
   virtual void Check(std::string_view expression, const std::string& field, bool stored,
                      const FeatureGates& gates, FieldErrors& errors) const = 0;
+  // A derived attribute's expression ("...derivedAttributes[i].expression",
+  // DRADerivedAttributes) in the NewExpressions environment: compile errors,
+  // a result that is not a scalar or list of scalars, cost over the limit.
+  // Returns the estimated cost, which counts towards the claim's shared
+  // budget; 0 when it does not compile. Without an override nothing is
+  // checked.
+  virtual std::uint64_t CheckDerivedAttribute(std::string_view /*expression*/,
+                                              const std::string& /*field*/,
+                                              const FeatureGates& /*gates*/,
+                                              FieldErrors& /*errors*/) const {
+    return 0;
+  }
 };
 
 struct ValidationOptions {
@@ -60,6 +72,8 @@ FieldErrors ValidateResourceClaimTemplate(const ResourceClaimTemplate& tmpl,
 FieldErrors ValidateDeviceTaintRule(const DeviceTaintRule& rule, const ValidationOptions& options);
 FieldErrors ValidateDeviceTaintRuleUpdate(const DeviceTaintRule& rule, const DeviceTaintRule& old,
                                           const ValidationOptions& options);
+FieldErrors ValidateResourcePoolStatusRequest(const ResourcePoolStatusRequest& request,
+                                              const ValidationOptions& options);
 // The claim-related parts of Pod validation
 // (k8s.io/kubernetes/pkg/apis/core/validation).
 FieldErrors ValidatePodClaims(const Pod& pod, const ValidationOptions& options);
@@ -72,6 +86,7 @@ void PrepareForCreate(DeviceClass& cls, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaim& claim, const FeatureGates& gates);
 void PrepareForCreate(ResourceClaimTemplate& tmpl, const FeatureGates& gates);
 void PrepareForCreate(DeviceTaintRule& rule, const FeatureGates& gates);
+void PrepareForCreate(ResourcePoolStatusRequest& request, const FeatureGates& gates);
 
 // The status strategy of ResourceClaim (resourceclaimStatusStrategy in
 // k8s.io/kubernetes/pkg/registry/resource/resourceclaim): spec and the protected
@@ -104,7 +119,7 @@ namespace dra::api {
 // the server. Node and Namespace have no checks here.
 FieldErrors ValidateForCreate(
     const std::variant<ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate,
-                       DeviceTaintRule, Node, Pod, Namespace>& object,
+                       DeviceTaintRule, Node, Pod, Namespace, ResourcePoolStatusRequest>& object,
     const ValidationOptions& options);
 
 }  // namespace dra::api

@@ -41,6 +41,11 @@ struct CompileOptions {
   // attribute values dyn (instead of any) and declares includes().
   bool consumable_capacity = true;
   bool list_type_attributes = false;
+  // A derived attribute's expression (DRADerivedAttributes) rather than a
+  // selector: the result must be bool, int, string, semver or the unknown
+  // type, or a list of those where list attributes are allowed (the
+  // DRAListTypeAttributes gate, or always in StoredExpressions).
+  bool derived_attribute = false;
 };
 
 // Why compilation failed, as upstream's DRA compiler classifies it.

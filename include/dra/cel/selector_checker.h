@@ -19,11 +19,16 @@ class CelSelectorChecker final : public api::SelectorChecker {
   // StoredExpressions environment.
   void Check(std::string_view expression, const std::string& field, bool stored,
              const api::FeatureGates& gates, api::FieldErrors& errors) const override;
+  std::uint64_t CheckDerivedAttribute(std::string_view expression, const std::string& field,
+                                      const api::FeatureGates& gates,
+                                      api::FieldErrors& errors) const override;
 
  private:
   mutable CompileCache stored_;
   // NewExpressions, indexed by (DRAConsumableCapacity, DRAListTypeAttributes).
   mutable std::array<CompileCache, 4> strict_;
+  // Derived attributes, indexed the same way.
+  mutable std::array<CompileCache, 4> derived_;
 };
 
 }  // namespace dra::cel

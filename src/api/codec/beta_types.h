@@ -58,7 +58,8 @@ struct Schema<BetaDeviceRequest> {
       F("adminAccess", &ExactDeviceRequest::admin_access, oe),
       F("firstAvailable", &BetaDeviceRequest::first_available, oe),
       F("tolerations", &ExactDeviceRequest::tolerations, oe),
-      F("capacity", &ExactDeviceRequest::capacity, oe));
+      F("capacity", &ExactDeviceRequest::capacity, oe),
+      F("derivedAttributes", &ExactDeviceRequest::derived_attributes, oe));
 };
 
 // Conversions between the v1beta1 views and the v1 types.
@@ -86,7 +87,7 @@ inline DeviceRequest FromBeta(BetaDeviceRequest&& r) {
   const ExactDeviceRequest& e = r;
   bool any = !e.device_class_name.empty() || !e.selectors.nil() || !e.allocation_mode.empty() ||
              e.count != 0 || e.admin_access.has_value() || !e.tolerations.nil() ||
-             e.capacity.has_value();
+             e.capacity.has_value() || !e.derived_attributes.nil();
   if (any) out.exactly = std::move(static_cast<ExactDeviceRequest&>(r));
   return out;
 }

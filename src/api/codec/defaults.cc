@@ -60,6 +60,9 @@ void ApplyDefaults(Object& object, ApiVersion version, std::int64_t now) {
     DefaultClaimSpec(tmpl->spec.spec, version);
   } else if (auto* rule = std::get_if<DeviceTaintRule>(&object)) {
     DefaultTaintTime(rule->spec.taint, now);
+  } else if (auto* request = std::get_if<ResourcePoolStatusRequest>(&object)) {
+    // SetDefaults_ResourcePoolStatusRequestSpec (pkg/apis/resource/v1alpha3).
+    if (!request->spec.limit) request->spec.limit = 100;
   }
 }
 

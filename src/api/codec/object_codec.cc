@@ -33,7 +33,7 @@ bool Serves(ApiVersion v, std::string_view kind) {
     case ApiVersion::kV1beta1:
       return IsResourceKind(kind) && kind != "DeviceTaintRule";
     case ApiVersion::kV1alpha3:
-      return kind == "DeviceTaintRule";
+      return kind == "DeviceTaintRule" || kind == "ResourcePoolStatusRequest";
   }
   return false;
 }
@@ -86,6 +86,27 @@ void DecodeTyped(const json::Value& doc, ApiVersion version, bool core, const st
 }
 
 void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutcome& outcome);
+
+// A resource.k8s.io kind that `version` serves (Serves).
+void DecodeResourceKind(const json::Value& doc, ApiVersion version, const std::string& kind,
+                        const DecodeOptions& options, DecodeOutcome& outcome) {
+  if (kind == "ResourceSlice") {
+    return DecodeTyped<ResourceSlice>(doc, version, false, kind, options, outcome);
+  }
+  if (kind == "DeviceClass") {
+    return DecodeTyped<DeviceClass>(doc, version, false, kind, options, outcome);
+  }
+  if (kind == "ResourceClaim") {
+    return DecodeTyped<ResourceClaim>(doc, version, false, kind, options, outcome);
+  }
+  if (kind == "ResourceClaimTemplate") {
+    return DecodeTyped<ResourceClaimTemplate>(doc, version, false, kind, options, outcome);
+  }
+  if (kind == "ResourcePoolStatusRequest") {
+    return DecodeTyped<ResourcePoolStatusRequest>(doc, version, false, kind, options, outcome);
+  }
+  return DecodeTyped<DeviceTaintRule>(doc, version, false, kind, options, outcome);
+}
 
 void DecodeList(const json::Value& doc, const DecodeOptions& options, DecodeOutcome& outcome) {
   const json::Value* items = doc.Find("items");
@@ -167,19 +188,7 @@ void DecodeOne(const json::Value& doc, const DecodeOptions& options, DecodeOutco
   if (group != kResourceGroup) return unknown();
   Result<ApiVersion> v = ParseVersionName(version);
   if (!v.ok() || !Serves(*v, kind)) return unknown();
-  if (kind == "ResourceSlice") {
-    return DecodeTyped<ResourceSlice>(doc, *v, false, kind, options, outcome);
-  }
-  if (kind == "DeviceClass") {
-    return DecodeTyped<DeviceClass>(doc, *v, false, kind, options, outcome);
-  }
-  if (kind == "ResourceClaim") {
-    return DecodeTyped<ResourceClaim>(doc, *v, false, kind, options, outcome);
-  }
-  if (kind == "ResourceClaimTemplate") {
-    return DecodeTyped<ResourceClaimTemplate>(doc, *v, false, kind, options, outcome);
-  }
-  return DecodeTyped<DeviceTaintRule>(doc, *v, false, kind, options, outcome);
+  DecodeResourceKind(doc, *v, kind, options, outcome);
 }
 
 template <class T>
@@ -224,9 +233,15 @@ Result<ApiVersion> ParseVersionName(std::string_view name) {
 }
 
 std::string_view KindOf(const Object& object) {
-  constexpr std::string_view kNames[] = {
-      "ResourceSlice",   "DeviceClass", "ResourceClaim", "ResourceClaimTemplate",
-      "DeviceTaintRule", "Node",        "Pod",           "Namespace"};
+  constexpr std::string_view kNames[] = {"ResourceSlice",
+                                         "DeviceClass",
+                                         "ResourceClaim",
+                                         "ResourceClaimTemplate",
+                                         "DeviceTaintRule",
+                                         "Node",
+                                         "Pod",
+                                         "Namespace",
+                                         "ResourcePoolStatusRequest"};
   return kNames[object.index()];
 }
 

@@ -227,6 +227,9 @@ DRA_SCHEMA(DeviceToleration, kResource, F("key", &DeviceToleration::key, oe),
            F("value", &DeviceToleration::value, oe),
            F("effect", &DeviceToleration::effect, oe, "DeviceTaintEffect"),
            F("tolerationSeconds", &DeviceToleration::toleration_seconds, oe));
+DRA_SCHEMA(DeviceDerivedAttribute, kResource,
+           F("name", &DeviceDerivedAttribute::name, kPlain, "FullyQualifiedName"),
+           F("expression", &DeviceDerivedAttribute::expression));
 DRA_SCHEMA(CapacityRequirements, kResource,
            F("requests", &CapacityRequirements::requests, oe, "QualifiedName"));
 DRA_SCHEMA(ExactDeviceRequest, kResource,
@@ -236,14 +239,16 @@ DRA_SCHEMA(ExactDeviceRequest, kResource,
            F("count", &ExactDeviceRequest::count, oe),
            F("adminAccess", &ExactDeviceRequest::admin_access, oe),
            F("tolerations", &ExactDeviceRequest::tolerations, oe),
-           F("capacity", &ExactDeviceRequest::capacity, oe));
+           F("capacity", &ExactDeviceRequest::capacity, oe),
+           F("derivedAttributes", &ExactDeviceRequest::derived_attributes, oe));
 DRA_SCHEMA(DeviceSubRequest, kResource, F("name", &DeviceSubRequest::name),
            F("deviceClassName", &DeviceSubRequest::device_class_name),
            F("selectors", &DeviceSubRequest::selectors, oe),
            F("allocationMode", &DeviceSubRequest::allocation_mode, oe, "DeviceAllocationMode"),
            F("count", &DeviceSubRequest::count, oe),
            F("tolerations", &DeviceSubRequest::tolerations, oe),
-           F("capacity", &DeviceSubRequest::capacity, oe));
+           F("capacity", &DeviceSubRequest::capacity, oe),
+           F("derivedAttributes", &DeviceSubRequest::derived_attributes, oe));
 DRA_SCHEMA(DeviceRequest, kResource, F("name", &DeviceRequest::name),
            F("exactly", &DeviceRequest::exactly, oe),
            F("firstAvailable", &DeviceRequest::first_available, oe));
@@ -306,6 +311,38 @@ DRA_SCHEMA(DeviceTaintRuleSpec, kResource,
            F("taint", &DeviceTaintRuleSpec::taint, oe));
 DRA_SCHEMA(DeviceTaintRuleStatus, kResource,
            F("conditions", &DeviceTaintRuleStatus::conditions, oe));
+DRA_SCHEMA(ResourcePoolStatusRequestSpec, kResource,
+           F("driver", &ResourcePoolStatusRequestSpec::driver),
+           F("poolName", &ResourcePoolStatusRequestSpec::pool_name, oe),
+           F("limit", &ResourcePoolStatusRequestSpec::limit, oe),
+           F("defaultPartitionTypeAttribute",
+             &ResourcePoolStatusRequestSpec::default_partition_type_attribute, oe));
+DRA_SCHEMA(PartitionTypeStatus, kResource, F("attribute", &PartitionTypeStatus::attribute, oe),
+           F("type", &PartitionTypeStatus::type, oe), F("total", &PartitionTypeStatus::total, oe),
+           F("allocatable", &PartitionTypeStatus::allocatable, oe));
+DRA_SCHEMA(ShareableCapacityStatus, kResource, F("name", &ShareableCapacityStatus::name, oe),
+           F("total", &ShareableCapacityStatus::total, oe),
+           F("consumed", &ShareableCapacityStatus::consumed, oe),
+           F("available", &ShareableCapacityStatus::available, oe));
+DRA_SCHEMA(ShareableSummaryStatus, kResource,
+           F("fullyAvailableDevices", &ShareableSummaryStatus::fully_available_devices, oe),
+           F("partiallyAvailableDevices", &ShareableSummaryStatus::partially_available_devices, oe),
+           F("capacity", &ShareableSummaryStatus::capacity, oe));
+DRA_SCHEMA(PoolStatus, kResource, F("driver", &PoolStatus::driver, oe),
+           F("poolName", &PoolStatus::pool_name, oe), F("generation", &PoolStatus::generation),
+           F("resourceSliceCount", &PoolStatus::resource_slice_count, oe),
+           F("totalDevices", &PoolStatus::total_devices, oe),
+           F("allocatedDevices", &PoolStatus::allocated_devices, oe),
+           F("availableDevices", &PoolStatus::available_devices, oe),
+           F("unavailableDevices", &PoolStatus::unavailable_devices, oe),
+           F("nodeName", &PoolStatus::node_name, oe),
+           F("validationError", &PoolStatus::validation_error, oe),
+           F("partitionSummary", &PoolStatus::partition_summary, oe),
+           F("shareableSummary", &PoolStatus::shareable_summary, oe));
+DRA_SCHEMA(ResourcePoolStatusRequestStatus, kResource,
+           F("poolCount", &ResourcePoolStatusRequestStatus::pool_count, oe),
+           F("pools", &ResourcePoolStatusRequestStatus::pools, oe),
+           F("conditions", &ResourcePoolStatusRequestStatus::conditions, oe));
 
 // Top-level kinds: TypeMeta is handled by the object codec, so only the
 // remaining fields are listed.
@@ -319,6 +356,10 @@ DRA_SCHEMA(ResourceClaimTemplate, kResource, F("metadata", &ResourceClaimTemplat
            F("spec", &ResourceClaimTemplate::spec));
 DRA_SCHEMA(DeviceTaintRule, kResource, F("metadata", &DeviceTaintRule::metadata, oe),
            F("spec", &DeviceTaintRule::spec), F("status", &DeviceTaintRule::status, oe));
+DRA_SCHEMA(ResourcePoolStatusRequest, kResource,
+           F("metadata", &ResourcePoolStatusRequest::metadata, oe),
+           F("spec", &ResourcePoolStatusRequest::spec),
+           F("status", &ResourcePoolStatusRequest::status, oe));
 DRA_SCHEMA(Node, kCore, F("metadata", &Node::metadata, oe), F("spec", &Node::spec, oe),
            F("status", &Node::status, oe));
 DRA_SCHEMA(Pod, kCore, F("metadata", &Pod::metadata, oe), F("spec", &Pod::spec, oe),

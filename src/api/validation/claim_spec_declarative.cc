@@ -26,6 +26,21 @@ void ValidateTolerations(const List<DeviceToleration>& tolerations, const std::s
   }
 }
 
+void ValidateDerivedAttributes(const List<DeviceDerivedAttribute>& attributes,
+                               const std::string& path, FieldErrors& errors) {
+  if (ExceedsMaxItems(attributes.size(), kDeviceDerivedAttributesMaxSize, path, errors)) return;
+  for (std::size_t i = 0; i < attributes.size(); ++i) {
+    const std::string entry = Index(path, i);
+    const std::string name = Child(entry, "name");
+    if (attributes[i].name.empty()) {
+      errors.push_back(Required(name));
+    } else {
+      ValidateFullyQualifiedNameDeclarative(attributes[i].name, name, errors);
+    }
+    if (attributes[i].expression.empty()) errors.push_back(Required(Child(entry, "expression")));
+  }
+}
+
 void ValidateSubRequest(const DeviceSubRequest& subrequest, const std::string& path,
                         FieldErrors& errors) {
   const std::string class_path = Child(path, "deviceClassName");
@@ -38,6 +53,8 @@ void ValidateSubRequest(const DeviceSubRequest& subrequest, const std::string& p
                   errors);
   ValidateAllocationModeEnum(subrequest.allocation_mode, Child(path, "allocationMode"), errors);
   ValidateTolerations(subrequest.tolerations, Child(path, "tolerations"), errors);
+  ValidateDerivedAttributes(subrequest.derived_attributes, Child(path, "derivedAttributes"),
+                            errors);
 }
 
 void ValidateFirstAvailable(const List<DeviceSubRequest>& subrequests, const std::string& path,
@@ -71,6 +88,8 @@ void ValidateRequest(const DeviceRequest& request, const std::string& path, ApiV
   ValidateAllocationModeEnum(exact.allocation_mode, Child(exact_path, "allocationMode"), errors);
   if (flat) ValidateFirstAvailable(request.first_available, first_available, version, errors);
   ValidateTolerations(exact.tolerations, Child(exact_path, "tolerations"), errors);
+  ValidateDerivedAttributes(exact.derived_attributes, Child(exact_path, "derivedAttributes"),
+                            errors);
   if (!flat) ValidateFirstAvailable(request.first_available, first_available, version, errors);
 }
 

@@ -12,16 +12,19 @@ void DropDisabledFields(ResourceClaimSpec& spec, const FeatureGates& gates) {
   const bool device_taints = gates.Enabled(Feature::kDRADeviceTaints);
   const bool admin_access = gates.Enabled(Feature::kDRAAdminAccess);
   const bool consumable_capacity = gates.Enabled(Feature::kDRAConsumableCapacity);
+  const bool derived_attributes = gates.Enabled(Feature::kDRADerivedAttributes);
   for (DeviceRequest& request : spec.devices.requests) {
     if (!prioritized_list) request.first_available.set_nil();
     if (request.exactly) {
       if (!device_taints) request.exactly->tolerations.set_nil();
       if (!admin_access) request.exactly->admin_access.reset();
       if (!consumable_capacity) request.exactly->capacity.reset();
+      if (!derived_attributes) request.exactly->derived_attributes.set_nil();
     }
     for (DeviceSubRequest& subrequest : request.first_available) {
       if (!device_taints) subrequest.tolerations.set_nil();
       if (!consumable_capacity) subrequest.capacity.reset();
+      if (!derived_attributes) subrequest.derived_attributes.set_nil();
     }
   }
   if (!consumable_capacity) {

@@ -10,6 +10,7 @@ inline constexpr std::size_t kDeviceRequestsMaxSize = 32;
 inline constexpr std::size_t kDeviceConstraintsMaxSize = 32;
 inline constexpr std::size_t kDeviceConfigMaxSize = 32;
 inline constexpr std::size_t kDeviceSelectorsMaxSize = 32;
+inline constexpr std::size_t kDeviceDerivedAttributesMaxSize = 32;  // DRADerivedAttributes
 inline constexpr std::size_t kFirstAvailableDeviceRequestMaxSize = 8;
 inline constexpr std::size_t kAllocationResultsMaxSize = 32;
 // Class and claim configuration together.

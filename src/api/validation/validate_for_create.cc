@@ -5,7 +5,7 @@
 namespace dra::api {
 FieldErrors ValidateForCreate(
     const std::variant<ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate,
-                       DeviceTaintRule, Node, Pod, Namespace>& object,
+                       DeviceTaintRule, Node, Pod, Namespace, ResourcePoolStatusRequest>& object,
     const ValidationOptions& options) {
   FieldErrors errors;
   auto append = [&errors](FieldErrors more) {
@@ -34,6 +34,10 @@ FieldErrors ValidateForCreate(
     DeviceTaintRule prepared = *rule;
     PrepareForCreate(prepared, options.gates);
     append(ValidateDeviceTaintRule(prepared, options));
+  } else if (const auto* request = std::get_if<ResourcePoolStatusRequest>(&object)) {
+    ResourcePoolStatusRequest prepared = *request;
+    PrepareForCreate(prepared, options.gates);
+    append(ValidateResourcePoolStatusRequest(prepared, options));
   } else if (const auto* pod = std::get_if<Pod>(&object)) {
     append(ValidatePodClaims(*pod, options));
   }
