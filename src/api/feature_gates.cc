@@ -93,6 +93,14 @@ Status FeatureGates::Apply(std::string_view spec) {
                    (value ? "true" : "false") + ", feature is locked to " +
                    (info.default_value ? "true" : "false")};
     }
+    if (static_cast<Feature>(index) == Feature::kDeclarativeValidationBeta && !value) {
+      // With it off, kube-apiserver reports the hand-written twin of each
+      // beta declarative rule instead (other texts, other order); dra
+      // models only the default.
+      return Error{
+          "DeclarativeValidationBeta=false is not supported: dra validates as "
+          "kube-apiserver 1.37 does with its default, DeclarativeValidationBeta=true"};
+    }
     next[index] = value;
   }
   values_ = next;

@@ -34,5 +34,13 @@ TEST(FeatureGatesTest, ApplySetsAllOrNothing) {
             "cannot set feature gate DRAPrioritizedList to false, feature is locked to true");
 }
 
+TEST(FeatureGatesTest, DeclarativeValidationBetaOffIsRefused) {
+  FeatureGates gates;
+  Status s = gates.Apply("DeclarativeValidationBeta=false");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().find("not supported"), std::string::npos) << s.error();
+  EXPECT_TRUE(gates.Apply("DeclarativeValidationBeta=true").ok());
+}
+
 }  // namespace
 }  // namespace dra::api
