@@ -2,6 +2,8 @@
 # dra convert: v1beta1 manifests to v1, and v1 through every version and back.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
+# The golden file is dra's output; cluster.real_manifests checks that output
+# against kube-apiserver's own conversion of the same file.
 got=$("$dra" convert -f examples/legacy-v1beta1/claim.yaml --to v1 2>&1); rc=$?
 [[ $rc -eq 0 ]] || fail "legacy: exit $rc"
 diff -u tests/data/convert/legacy-to-v1.yaml <(printf '%s\n' "$got") ||

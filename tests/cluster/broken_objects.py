@@ -14,7 +14,7 @@ import random
 
 # The resource.k8s.io kinds and Pods, whose validation dra models.
 MUTATED_KINDS = {'ResourceSlice', 'DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate',
-                 'DeviceTaintRule', 'Pod'}
+                 'DeviceTaintRule', 'ResourcePoolStatusRequest', 'Pod'}
 
 WRONG_TYPES = ['x', 7, -1, 1.5, True, None, [], {}, ['x'], {'x': 1}]
 BAD_STRINGS = ['', 'UPPER', '-lead', 'trail-', 'a_b', 'a/b/c', 'a..b', 'x' * 64, 'x' * 254,
@@ -23,7 +23,8 @@ BAD_NUMBERS = [-1, 0, 2 ** 31, 2 ** 63 - 1, -(2 ** 31) - 1, 1.5, 1e10]
 BAD_QUANTITIES = ['-1', '1.5.5', '1e100', '1Ki', '0.0001m', 'abc', '', '1Pi', '100000000000000000000']
 BAD_CEL = ['device.driver ==', 'device.attributes["a"].x + 1', '1', 'true && "x"',
            'device.nope', 'device.capacity["a"].b != quantity("1Gi")',
-           'device.attributes["a"].list.all(x, x.all(y, y.all(z, true)))']
+           'device.attributes["a"].list.all(x, x.all(y, y.all(z, true)))',
+           '[1, 2]', '{"a": 1}', '1.5', 'semver("1.0.0")', 'device.attributes["a"].x.matches("[")']
 LIMITS = [9, 17, 33, 65, 129, 257]
 
 

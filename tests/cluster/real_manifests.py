@@ -37,6 +37,7 @@ import urllib.parse
 import yaml
 
 import broken_objects
+import convert_oracle
 
 
 class Loader(yaml.SafeLoader):
@@ -173,9 +174,12 @@ def server_outcome(server, kinds, kubectl, obj):
     return oid, 'error', body.get('message', f'HTTP {status}'), warnings
 
 
-def dra_outcome(dra, path, namespace):
+def dra_outcome(dra, path, namespace, gates=''):
     """[(id, 'created' | 'error', message, warnings, checked)] of dra validate."""
-    _, out, err = run([dra, 'validate', '-o', 'json', '-n', namespace, '-f', path])
+    argv = [dra, 'validate', '-o', 'json', '-n', namespace, '-f', path]
+    if gates:
+        argv += ['--feature-gates', gates]
+    _, out, err = run(argv)
     try:
         report = json.loads(out)
     except ValueError:
@@ -248,6 +252,20 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--generated', type=int, default=5000,
                     help='broken objects generated from the accepted ones')
+    ap.add_argument('--feature-gates', default='',
+                    help="dra's --feature-gates, the server's DRA gates")
+    ap.add_argument('--label', default='default gates',
+                    help='names this configuration of gates in the output')
+    ap.add_argument('--extra', action='append', default=[],
+                    help='a file compared and used as seeds besides the corpus (repeatable)')
+    ap.add_argument('--convert', action='store_true',
+                    help='also compare dra convert with the server conversion of every '
+                    'accepted resource.k8s.io object (convert_oracle.py)')
+    ap.add_argument('--state', help='a JSON file that sums totals and used divergence '
+                    'entries over several runs (one per configuration of gates)')
+    ap.add_argument('--last', action='store_true',
+                    help='the last run: check for unused entries and print the summary '
+                    'of all runs')
     args = ap.parse_args()
     server = Server(os.environ['KUBECONFIG'])
     kinds = discovery(server)
@@ -257,6 +275,12 @@ def main():
                    for d, _, fs in os.walk(args.corpus) for f in fs
                    if f.endswith(('.yaml', '.yml', '.json')))
     totals = {'compared': 0, 'identical': 0, 'known': 0, 'unexplained': 0}
+    if args.state and os.path.exists(args.state):
+        with open(args.state, encoding='utf-8') as f:
+            state = json.load(f)
+        totals = state['totals']
+        used = {tuple(k) for k in state['used']}
+    print(f'--- {args.label}: --feature-gates={args.feature_gates or "(defaults)"}')
 
     def account(rel, differences, n, key_of):
         totals['compared'] += n
@@ -270,7 +294,8 @@ def main():
                 print(f'known: {rel}: {oid}: {reason}')
                 continue
             totals['unexplained'] += 1
-            print(f'DIFFERS: {rel}: {oid}\n  dra:       {said}\n  apiserver: {did}')
+            print(f'DIFFERS ({args.label}): {rel}: {oid}\n  dra:       {said}\n'
+                  f'  apiserver: {did}')
 
     def generated_key(labelled):
         """The divergence entry whose pattern (fnmatch) matches a mutant's
@@ -282,13 +307,22 @@ def main():
         return ('generated', description)
 
     seeds = []
-    for rel in files:
-        path = os.path.join(args.corpus, rel)
+    converted = 0
+    inputs = [(rel, os.path.join(args.corpus, rel)) for rel in files]
+    inputs += [('extra/' + os.path.basename(p), p) for p in args.extra]
+    for rel, path in inputs:
         objects = objects_of(path)
         actual = [server_outcome(server, kinds, args.kubectl, o) for o in objects]
         seeds += [o for o, a in zip(objects, actual) if a[1] == 'created']
-        differences, n = compare(dra_outcome(args.dra, path, args.namespace), actual)
+        differences, n = compare(dra_outcome(args.dra, path, args.namespace, args.feature_gates),
+                                 actual)
         account(rel, differences, n, lambda oid, rel=rel: (rel, oid))
+        if args.convert:
+            differences, n = convert_oracle.check_file(server, kinds, args.dra, path, objects,
+                                                       actual)
+            account('convert/' + rel, differences, n,
+                    lambda oid, rel=rel: ('convert/' + rel, oid))
+            converted += n
 
     # Mutants of the accepted objects, in files of 100 (JSON values one after
     # another); a difference is keyed by the mutation's description.
@@ -307,17 +341,24 @@ def main():
                 f.write(json.dumps(obj) + '\n')
         actual = [server_outcome(server, kinds, args.kubectl, o) for _, o in batch]
         describe_id = {a[0]: d for (d, _), a in zip(batch, actual)}
-        predicted = dra_outcome(args.dra, path, args.namespace)[len(namespaces):]
+        predicted = dra_outcome(args.dra, path, args.namespace,
+                                args.feature_gates)[len(namespaces):]
         differences, n = compare(predicted, actual)
         rel = 'generated/' + os.path.basename(path)
         account(rel, [(f'{oid} ({describe_id.get(oid, "?")})', said, did)
                       for oid, said, did in differences], n, generated_key)
+    print(f'{args.label}: files {len(inputs)}, generated objects {len(mutants)} '
+          f'(seed {args.seed})' + (f', conversions {converted}' if args.convert else ''))
+    if args.state:
+        with open(args.state, 'w', encoding='utf-8') as f:
+            json.dump({'totals': totals, 'used': sorted(used)}, f)
+        if not args.last:
+            return 0
     compared, identical = totals['compared'], totals['identical']
     known_count, unexplained = totals['known'], totals['unexplained']
     for key in sorted(set(known) - used):
         print(f'UNUSED divergence entry (fixed? remove it): {key[0]}\t{key[1]}')
         unexplained += 1
-    print(f'files {len(files)}, generated objects {len(mutants)} (seed {args.seed})')
     print(f'compared {compared}, identical {identical}, known divergences {known_count}, '
           f'unexplained {unexplained}')
     return 1 if unexplained else 0
