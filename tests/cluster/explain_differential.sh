@@ -14,7 +14,8 @@
 #   - a pod left Pending is Unschedulable, with kube-scheduler's own
 #     PodScheduled message (pods PreEnqueue holds back have none);
 # and `dra simulate` of the same manifests schedules the same number of pods
-# where placement cannot change the count. Disagreements listed in
+# where placement cannot change the count. The public manifests that form a
+# scenario (../shared/real-manifests) are compared the same way. Disagreements listed in
 # explain_divergences.txt are known; any other is unexplained and fails.
 #   explain_differential.sh SOURCE_DIR DRA_PROGRAM [SEEDS]
 # Prints one summary line: compared N, identical N, known divergences N,
@@ -43,6 +44,20 @@ for w in template steady-full shared-claims extended-resource toleration first-a
   # Identical nodes and pods: the number placed does not depend on where.
   workloads+=("$w|$dra gen workload $w --nodes 6 --pods 30|1")
 done
+# The public manifests (../shared/real-manifests beside the clone) that form
+# a scenario: kwok's DRA page has a tainted fake node with one GPU in a
+# v1beta1 ResourceSlice and a Deployment that tolerates the taint and claims
+# a GPU through a template; dra-example-driver's extended-resource example
+# has a pod asking for its DeviceClass's implicit extended resource and one
+# asking for example.com/gpu, which nothing maps, on the cluster its chart
+# sets up (scenarios/example-driver-node.yaml).
+real=$src/../shared/real-manifests
+if [[ -d $real ]]; then
+  workloads+=("real-kwok|cat $real/kubernetes-sigs__kwok/site__content__en__docs__examples__dra.md.heredocs.yaml|1")
+  workloads+=("real-example-driver|cat $real/kubernetes-sigs__dra-example-driver/demo__examples__extended-resource-request__extended-resource-request.yaml $src/tests/cluster/scenarios/example-driver-node.yaml|1")
+else
+  echo "no ../shared/real-manifests beside the clone: its scenarios are not compared"
+fi
 
 compare() {  # compare DIR NAME INDEPENDENT: one verdict line per pod
   python3 - "$1" "$2" "$3" "$src/tests/cluster/explain_divergences.txt" <<'PY'
@@ -131,7 +146,9 @@ for entry in "${workloads[@]}"; do
   dir=$tmp/$name
   mkdir -p "$dir"
   $generate > "$dir/workload.yaml" || { fail "$name: generate"; continue; }
-  cluster_up "$dir/cluster" --components scheduler,controller-manager
+  # Deployments (of the real manifests) need their two controllers.
+  cluster_up "$dir/cluster" --components scheduler,controller-manager \
+    --controllers resourceclaim-controller,garbage-collector-controller,deployment-controller,replicaset-controller
   rc=$?
   [[ $rc -eq 77 ]] && exit 77
   [[ $rc -eq 0 ]] || { fail "$name: cluster_up"; continue; }
@@ -144,7 +161,7 @@ for entry in "${workloads[@]}"; do
   last=
   stable=0
   for _ in $(seq 1 240); do
-    state=$(kubectl get pods -o json | python3 -c '
+    state=$(kubectl get pods -A -o json | python3 -c '
 import json, sys
 items = json.load(sys.stdin)["items"]
 bound = sum(1 for p in items if p["spec"].get("nodeName"))
@@ -164,7 +181,7 @@ print(len(items), bound, conds)')
   # has not been tried again yet. Disagreements are looked at again after
   # 5 s, three times at most, before they count.
   for look in 1 2 3 4; do
-    kubectl get pods -o json > "$dir/pods.json"
+    kubectl get pods -A -o json > "$dir/pods.json"
     kubectl get resourceclaims -A -o json > "$dir/claims.json"
     "$dra" explain pods -A -o json --kubeconfig "$KUBECONFIG" > "$dir/explain.json" 2> "$dir/explain.err" ||
       fail "$name: dra explain pods: $(head -5 "$dir/explain.err")"
