@@ -3,6 +3,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -13,19 +14,10 @@ namespace {
 
 class HttplibServer final : public HttpServer {
  public:
-  explicit HttplibServer(std::map<std::string, HttpHandler> routes) : routes_(std::move(routes)) {
-    auto serve = [this](const httplib::Request& req, httplib::Response& res) {
-      auto it = routes_.find(req.path);
-      if (it == routes_.end()) {
-        res.status = 404;
-        res.set_content("404 page not found\n", "text/plain; charset=utf-8");
-        return;
-      }
-      HttpAnswer answer = it->second();
-      res.status = answer.status;
-      res.set_content(answer.body, answer.content_type.c_str());
-    };
-    server_.Get(".*", serve);
+  HttplibServer(std::map<std::string, HttpHandler> routes, HttpServerOptions options)
+      : routes_(std::move(routes)), options_(options) {
+    server_.Get(".*",
+                [this](const httplib::Request& req, httplib::Response& res) { Serve(req, res); });
     auto refuse = [](const httplib::Request&, httplib::Response& res) {
       res.status = 405;
       res.set_header("Allow", "GET, HEAD");
@@ -46,6 +38,12 @@ class HttplibServer final : public HttpServer {
     server_.set_payload_max_length(1 << 16);
     server_.set_read_timeout(10, 0);
     server_.set_write_timeout(10, 0);
+    // An idle keep-alive connection holds a worker: let it go soon.
+    server_.set_keep_alive_timeout(2);
+    const int threads = std::max(1, options_.threads);
+    server_.new_task_queue = [threads] {
+      return new httplib::ThreadPool(static_cast<std::size_t>(threads));
+    };
   }
 
   ~HttplibServer() override { Stop(); }
@@ -74,12 +72,81 @@ class HttplibServer final : public HttpServer {
     while (!server_.is_running() && !loop_ended_) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    stopping_ = true;
     server_.stop();
     thread_.join();
   }
 
  private:
+  void Serve(const httplib::Request& req, httplib::Response& res) {
+    auto it = routes_.find(req.path);
+    if (it == routes_.end()) {
+      res.status = 404;
+      res.set_content("404 page not found\n", "text/plain; charset=utf-8");
+      return;
+    }
+    HttpRequest request;
+    request.method = req.method;
+    request.path = req.path;
+    for (const auto& [name, value] : req.params) request.params.emplace_back(name, value);
+    HttpAnswer answer = it->second(request);
+    res.status = answer.status;
+    for (const auto& [name, value] : answer.headers) res.set_header(name, value);
+    if (!answer.stream) {
+      res.set_content(answer.body, answer.content_type.c_str());
+      return;
+    }
+    if (streams_.fetch_add(1) >= options_.max_streams) {
+      streams_.fetch_sub(1);
+      res.status = 503;
+      res.set_header("Retry-After", "5");
+      res.set_content("503 too many open streams\n", "text/plain; charset=utf-8");
+      return;
+    }
+    // The slot is given back as the stream ends (before its last chunk is
+    // sent, so a client that saw the end may open another), or when httplib
+    // drops the provider (the client went away, the server stopped).
+    auto slot = std::make_shared<StreamSlot>(streams_);
+    res.set_chunked_content_provider(
+        answer.content_type,
+        [this, next = std::move(answer.stream), slot](std::size_t, httplib::DataSink& sink) {
+          if (stopping_) {
+            slot->Release();
+            return false;
+          }
+          std::optional<std::string> chunk = next();
+          if (!chunk) {
+            slot->Release();
+            sink.done();
+            return true;
+          }
+          const bool written =
+              chunk->empty() ? sink.is_writable() : sink.write(chunk->data(), chunk->size());
+          if (!written) slot->Release();
+          return written;
+        });
+  }
+
+  // One of max_streams, held by a stream until it ends.
+  class StreamSlot {
+   public:
+    explicit StreamSlot(std::atomic<int>& count) : count_(count) {}
+    ~StreamSlot() { Release(); }
+    StreamSlot(const StreamSlot&) = delete;
+    StreamSlot& operator=(const StreamSlot&) = delete;
+    void Release() {
+      if (!released_.exchange(true)) count_.fetch_sub(1);
+    }
+
+   private:
+    std::atomic<int>& count_;
+    std::atomic<bool> released_{false};
+  };
+
   std::map<std::string, HttpHandler> routes_;
+  const HttpServerOptions options_;
+  std::atomic<int> streams_{0};
+  std::atomic<bool> stopping_{false};
   httplib::Server server_;
   std::thread thread_;
   std::atomic<bool> loop_ended_{false};
@@ -87,6 +154,13 @@ class HttplibServer final : public HttpServer {
 };
 
 }  // namespace
+
+std::string HttpRequest::Param(std::string_view name) const {
+  for (const auto& [n, v] : params) {
+    if (n == name) return v;
+  }
+  return {};
+}
 
 Result<std::pair<std::string, int>> ParseListenAddress(const std::string& address) {
   auto colon = address.rfind(':');
@@ -108,11 +182,12 @@ Result<std::pair<std::string, int>> ParseListenAddress(const std::string& addres
 }
 
 Result<std::unique_ptr<HttpServer>> HttpServer::Start(const std::string& address,
-                                                      std::map<std::string, HttpHandler> routes) {
+                                                      std::map<std::string, HttpHandler> routes,
+                                                      HttpServerOptions options) {
   auto parsed = ParseListenAddress(address);
   if (!parsed) return parsed.failure();
   std::string host = parsed->first.empty() ? "0.0.0.0" : parsed->first;
-  auto server = std::make_unique<HttplibServer>(std::move(routes));
+  auto server = std::make_unique<HttplibServer>(std::move(routes), options);
   if (auto s = server->Listen(host, parsed->second, address); !s) return s.failure();
   return std::unique_ptr<HttpServer>(std::move(server));
 }

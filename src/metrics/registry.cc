@@ -193,10 +193,10 @@ void Registry::AddCollector(std::function<void()> collect) {
 }
 
 std::string Registry::Expose() {
-  {
-    MutexLock lock(collect_mu_);
-    for (auto& c : collectors_) c();
-  }
+  // Held until the text is written: a collector that clears and refills its
+  // families must not run while another exposition reads them.
+  MutexLock collecting(collect_mu_);
+  for (auto& c : collectors_) c();
   std::vector<const Family*> families;
   {
     MutexLock lock(mu_);

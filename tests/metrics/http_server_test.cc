@@ -6,6 +6,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
 namespace dra::metrics {
 namespace {
 
@@ -34,15 +41,15 @@ std::string Get(int port, const std::string& method, const std::string& path) {
 
 TEST(HttpServer, ServesRoutesOnly) {
   int calls = 0;
-  auto server =
-      HttpServer::Start("127.0.0.1:0", {{"/metrics",
-                                         [&] {
-                                           return HttpAnswer{200, "text/plain", "m 1\n"};
-                                         }},
-                                        {"/healthz", [&] {
-                                           ++calls;
-                                           return HttpAnswer{503, "text/plain", "not yet\n"};
-                                         }}});
+  auto server = HttpServer::Start("127.0.0.1:0",
+                                  {{"/metrics",
+                                    [&] {
+                                      return HttpAnswer{200, "text/plain", "m 1\n", {}, {}};
+                                    }},
+                                   {"/healthz", [&] {
+                                      ++calls;
+                                      return HttpAnswer{503, "text/plain", "not yet\n", {}, {}};
+                                    }}});
   ASSERT_TRUE(server.ok()) << server.error();
   int port = (*server)->port();
   ASSERT_GT(port, 0);
@@ -61,6 +68,98 @@ TEST(HttpServer, ServesRoutesOnly) {
   EXPECT_EQ(Exchange(port, "garbage\r\n\r\n").rfind("HTTP/1.1 400", 0), 0u);
   (*server)->Stop();
   EXPECT_EQ(Get(port, "GET", "/metrics"), "connect failed");
+}
+
+TEST(HttpServer, HandlersSeeTheQueryAndSetHeaders) {
+  auto server = HttpServer::Start("127.0.0.1:0",
+                                  {{"/q", [](const HttpRequest& r) {
+                                      HttpAnswer a{200,
+                                                   "text/plain",
+                                                   r.method + " " + r.path + " q=" + r.Param("q") +
+                                                       " n=" + r.Param("n") +
+                                                       " count=" + std::to_string(r.params.size()),
+                                                   {{"X-Test", "yes"}},
+                                                   {}};
+                                      return a;
+                                    }}});
+  ASSERT_TRUE(server.ok()) << server.error();
+  std::string got = Get((*server)->port(), "GET", "/q?q=a%20b&q=second&x=1");
+  EXPECT_NE(got.find("\r\nX-Test: yes\r\n"), std::string::npos) << got;
+  // Percent-decoded; the first of a repeated name; a missing one is "".
+  EXPECT_NE(got.find("GET /q q=a b n= count=3"), std::string::npos) << got;
+}
+
+TEST(HttpServer, StreamsUntilTheStreamEndsAndLimitsOpenStreams) {
+  std::atomic<bool> release{false};
+  std::atomic<int> holding{0};  // streams of /held that have started
+  auto server = HttpServer::Start(
+      "127.0.0.1:0",
+      {{"/finite",
+        [] {
+          auto left = std::make_shared<int>(3);
+          HttpAnswer a{200, "text/event-stream", {}, {}, {}};
+          a.stream = [left]() -> std::optional<std::string> {
+            if (*left == 0) return std::nullopt;
+            return "data: " + std::to_string((*left)--) + "\n\n";
+          };
+          return a;
+        }},
+       {"/held",
+        [&release, &holding] {
+          HttpAnswer a{200, "text/event-stream", {}, {}, {}};
+          a.stream = [&release, &holding, started = false]() mutable -> std::optional<std::string> {
+            if (!started) {
+              started = true;
+              ++holding;
+            }
+            if (release) return std::nullopt;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            return std::string();
+          };
+          return a;
+        }},
+       {"/plain",
+        [] {
+          return HttpAnswer{200, "text/plain", "ok\n", {}, {}};
+        }}},
+      HttpServerOptions{4, 1});
+  ASSERT_TRUE(server.ok()) << server.error();
+  const int port = (*server)->port();
+  std::string finite = Get(port, "GET", "/finite");
+  EXPECT_EQ(finite.rfind("HTTP/1.1 200", 0), 0u) << finite;
+  EXPECT_NE(finite.find("Transfer-Encoding: chunked"), std::string::npos) << finite;
+  EXPECT_NE(finite.find("data: 3\n\n"), std::string::npos) << finite;
+  EXPECT_NE(finite.find("data: 1\n\n"), std::string::npos) << finite;
+
+  // One stream held open: a second is refused, other routes still answer.
+  std::string held;
+  std::thread holder([&] { held = Get(port, "GET", "/held"); });
+  for (int i = 0; i < 500 && holding == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (holding != 1) {
+    release = true;
+    holder.join();
+    FAIL() << "the held stream did not start: " << held;
+  }
+  std::string refused = Get(port, "GET", "/held");
+  EXPECT_EQ(refused.rfind("HTTP/1.1 503", 0), 0u) << refused;
+  EXPECT_NE(refused.find("Retry-After: 5"), std::string::npos) << refused;
+  EXPECT_EQ(Get(port, "GET", "/plain").rfind("HTTP/1.1 200", 0), 0u);
+  release = true;
+  holder.join();
+  EXPECT_EQ(held.rfind("HTTP/1.1 200", 0), 0u) << held;
+  // The slot is given back once the first stream ended.
+  release = false;
+  std::thread again([&] { held = Get(port, "GET", "/held"); });
+  for (int i = 0; i < 500 && holding == 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(holding, 2);
+  // Stop ends a stream in progress.
+  (*server)->Stop();
+  again.join();
+  EXPECT_EQ(held.rfind("HTTP/1.1 200", 0), 0u) << held;
 }
 
 TEST(HttpServer, BusyPortAndBadAddressesAreErrors) {

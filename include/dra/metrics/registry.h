@@ -85,7 +85,8 @@ class Registry {
                     std::vector<double> buckets = DefaultBuckets());
 
   // Runs before each Expose, e.g. to recompute gauges from current state.
-  // Collectors run one at a time, in the order added.
+  // Collectors run one at a time, in the order added, and no other Expose
+  // runs from the first collector until the text is written.
   void AddCollector(std::function<void()> collect);
 
   // Every family, sorted by name, in the text format.
@@ -97,7 +98,7 @@ class Registry {
 
   Mutex mu_;
   std::map<std::string, std::unique_ptr<Family>> families_ DRA_GUARDED_BY(mu_);
-  Mutex collect_mu_;  // also held while the collectors run, one at a time
+  Mutex collect_mu_;  // held through each Expose, collectors included
   std::vector<std::function<void()>> collectors_ DRA_GUARDED_BY(collect_mu_);
 };
 
