@@ -389,4 +389,13 @@ Result<PodReport> BuildPodReport(const scheduler::PodVerdict& v, const ReportCon
   return out;
 }
 
+std::vector<const scheduler::NodeVerdict*> ClosestNodes(const scheduler::PodVerdict& verdict) {
+  std::vector<const scheduler::NodeVerdict*> dra_rejected;
+  for (const scheduler::NodeVerdict& n : verdict.nodes) {
+    if (n.explanation) dra_rejected.push_back(&n);
+  }
+  KeepClosest(dra_rejected);
+  return dra_rejected;
+}
+
 }  // namespace dra::cli::explain

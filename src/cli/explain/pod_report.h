@@ -39,4 +39,10 @@ struct PodReport {
 
 Result<PodReport> BuildPodReport(const scheduler::PodVerdict& verdict, const ReportContext& ctx);
 
+// The (at most 3) nodes DRA rejected that came closest, as the report's
+// "Closest" line lists them: fewest devices missing first, nodes without
+// any device of the class only when no other is left. The pointers point
+// into `verdict`.
+std::vector<const scheduler::NodeVerdict*> ClosestNodes(const scheduler::PodVerdict& verdict);
+
 }  // namespace dra::cli::explain
