@@ -16,6 +16,7 @@ void AddSimulateCommand(CLI::App& app, int& exit_code);
 void AddGetCommand(CLI::App& app, int& exit_code);
 void AddExplainCommand(CLI::App& app, int& exit_code);
 void AddSnapshotCommand(CLI::App& app, int& exit_code);
+void AddServeCommand(CLI::App& app, int& exit_code);
 // `dra gen workload`, registered on the `gen` subcommand by AddGenCommand.
 void AddGenWorkloadCommand(CLI::App& gen, int& exit_code);
 // `dra gen cluster`, likewise.

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   dra::cli::AddGetCommand(app, exit_code);
   dra::cli::AddExplainCommand(app, exit_code);
   dra::cli::AddSnapshotCommand(app, exit_code);
+  dra::cli::AddServeCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,129 @@
+// What `dra serve` shows: every device with its state and holders, totals
+// per node, pool and DeviceClass, shared counters and consumable capacity,
+// claims by state, and the pods that wait with dra's explanation. Computed
+// from one SourceSnapshot, then immutable: readers share it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/serve/cluster_source.h"
+#include "dra/api/feature_gates.h"
+#include "dra/api/quantity.h"
+#include "dra/json/value.h"
+
+namespace dra::cli::serve {
+
+// A device counts in exactly one state. Allocated wins over tainted: a
+// tainted device that a claim holds is in use (the eviction controller
+// decides its pods' fate), so it is not capacity that is taken away.
+enum class DeviceState : std::uint8_t { kFree, kAllocated, kTainted };
+const char* DeviceStateName(DeviceState state);  // "free", "allocated", "tainted"
+
+// A total and what allocations take of it (shared counters, consumable
+// capacity), exact.
+struct Use {
+  api::Quantity total;
+  api::Quantity consumed;
+};
+
+struct DeviceCell {
+  std::string driver, pool, name;
+  // The node that offers it; "" when it is not node-local (a node selector,
+  // all nodes): then `reach` says where it is available.
+  std::string node;
+  std::string reach;
+  DeviceState state = DeviceState::kFree;
+  // Free, but a shared counter it draws from is partly consumed by allocated
+  // devices (a whole GPU with one of its partitions in use): it may no
+  // longer fit.
+  bool partially_consumed = false;
+  // Free, and the allocated devices leave too little of a counter it needs.
+  bool blocked_by_counters = false;
+  // The counter set it draws from first ("" for none): the physical device
+  // its partitions share, drawn as their parent.
+  std::string counter_set;
+  bool shared = false;                  // allowMultipleAllocations
+  std::map<std::string, Use> capacity;  // shared devices: per capacity name
+  std::vector<std::string> claims;      // "namespace/name", sorted
+  std::vector<std::string> pods;        // reservedFor of those claims, sorted
+  std::vector<std::string> taints;      // "key=value:Effect", own then rules'
+  std::string uuid;                     // its "uuid" attribute (any domain), if any
+  std::string product;                  // "productName" or "model" attribute, if any
+};
+
+struct Tally {
+  std::int64_t free = 0, allocated = 0, tainted = 0;
+  std::int64_t partially_consumed = 0;  // of the free ones
+  std::int64_t total() const { return free + allocated + tainted; }
+  void Count(const DeviceCell& cell);
+};
+
+struct PoolSummary {
+  std::string driver, pool, node;  // node "" when not node-local
+  bool complete = true;            // every slice of the newest generation present
+  Tally devices;
+  // Shared counters summed over the pool's counter sets, by counter name.
+  std::map<std::string, Use> counters;
+  // Consumable capacity of shared devices, by capacity name.
+  std::map<std::string, Use> capacity;
+};
+
+struct NodeSummary {
+  std::string name;
+  Tally devices;
+};
+
+struct ClaimCounts {
+  std::int64_t pending = 0, allocated = 0, reserved = 0, deallocating = 0;
+};
+
+struct PendingPod {
+  std::string namespace_, name;
+  // The allocator stage that blocks it (allocator::StageName: "count",
+  // "classSelector", ...); "claim" when it waits for a claim that does not
+  // exist yet; "schedulable" when a node fits it now; "other" when what
+  // keeps it is not DRA (kube-scheduler's message says what).
+  std::string stage;
+  std::string message;              // kube-scheduler's PodScheduled message, else dra's reason
+  std::string explanation;          // dra's explanation text for the closest node, if any
+  json::Value explanation_json;     // the same as allocator::ExplanationValue (null when none)
+  std::string node;                 // the node explained, or the node that fits
+  std::vector<std::string> claims;  // "namespace/name"
+};
+
+// One row of the pod to device join.
+struct PodDevice {
+  std::string namespace_, pod, claim, request, driver, pool, device, node, uuid;
+};
+
+struct DashboardState {
+  std::uint64_t generation = 0;  // grows with each computed state
+  std::int64_t computed_at = 0;  // unix seconds
+  double compute_seconds = 0;
+  std::string origin;
+  std::int64_t stale_since = 0;  // from the source
+  std::string stale_reason;
+  std::vector<ResourceHealth> health;
+
+  // Sorted by (node, driver, pool, name); devices that are not node-local last.
+  std::vector<DeviceCell> devices;
+  std::vector<PoolSummary> pools;             // by (driver, pool)
+  std::vector<NodeSummary> nodes;             // every Node and every node a device names, by name
+  std::map<std::string, Tally> classes;       // by DeviceClass name
+  std::map<std::string, ClaimCounts> claims;  // by namespace
+  std::vector<PendingPod> pending;            // by namespace/name
+  std::vector<PodDevice> pod_devices;         // by namespace/pod, claim, request
+  Tally total;
+  std::vector<std::string> warnings;  // e.g. a DeviceClass selector that does not compile
+};
+
+struct StateOptions {
+  api::FeatureGates gates;
+};
+
+DashboardState ComputeState(SourceSnapshot snapshot, const StateOptions& options);
+
+}  // namespace dra::cli::serve

@@ -1,0 +1,181 @@
+// The routes, and the checks of their query strings.
+#include "cli/serve/routes.h"
+
+#include <charconv>
+#include <ctime>
+#include <memory>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "cli/serve/api_json.h"
+#include "cli/serve/assets.h"
+#include "dra/json/build.h"
+
+namespace dra::cli::serve {
+namespace {
+
+constexpr const char* kJson = "application/json";
+constexpr std::size_t kMaxParam = 512;
+
+std::int64_t Now() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+metrics::HttpAnswer JsonAnswer(int status, std::string body) {
+  metrics::HttpAnswer a{status, kJson, std::move(body), {}, {}};
+  a.headers.emplace_back("Cache-Control", "no-store");
+  a.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  return a;
+}
+
+metrics::HttpAnswer JsonError(int status, const std::string& message) {
+  json::Value v = json::Value::Object();
+  json::Put(v, "error", json::Str(message));
+  return JsonAnswer(status, json::ToJson(v) + "\n");
+}
+
+// The request's parameters must be among `allowed`, each at most once and
+// short; the message says which is wrong.
+std::optional<std::string> CheckParams(const metrics::HttpRequest& r,
+                                       const std::set<std::string>& allowed) {
+  std::set<std::string> seen;
+  for (const auto& [name, value] : r.params) {
+    if (!allowed.contains(name)) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      return "unknown query parameter \"" + name.substr(0, 64) + "\" (" + r.path + " takes " +
+             (list.empty() ? "none" : list) + ")";
+    }
+    if (!seen.insert(name).second) return "query parameter \"" + name + "\" given twice";
+    if (value.size() > kMaxParam) {
+      return "query parameter \"" + name + "\" is longer than " + std::to_string(kMaxParam) +
+             " bytes";
+    }
+  }
+  return std::nullopt;
+}
+
+// "limit": 1..max, default `fallback`.
+std::optional<std::size_t> Limit(const metrics::HttpRequest& r, std::size_t fallback,
+                                 std::size_t max, std::string& error) {
+  std::string text = r.Param("limit");
+  if (text.empty()) return fallback;
+  std::size_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 1 || v > max) {
+    error = "query parameter \"limit\": \"" + text + "\" is not a number from 1 to " +
+            std::to_string(max);
+    return std::nullopt;
+  }
+  return v;
+}
+
+metrics::HttpAnswer NotReady() {
+  return JsonError(503, "the cluster's state is not known yet (the informers are listing)");
+}
+
+// Server-sent events: "state" with the generation whenever a new state is
+// published, a comment every 15 s so proxies keep the stream open.
+metrics::HttpStream EventStream(StatePublisher& states) {
+  struct Progress {
+    std::uint64_t sent = 0;
+    bool started = false;
+    std::chrono::steady_clock::time_point last_write = std::chrono::steady_clock::now();
+  };
+  auto progress = std::make_shared<Progress>();
+  return [&states, progress]() -> std::optional<std::string> {
+    if (states.closed()) return std::nullopt;
+    std::string out;
+    if (!progress->started) {
+      progress->started = true;
+      out = "retry: 2000\n\n";
+    }
+    std::shared_ptr<const DashboardState> s =
+        out.empty() ? states.WaitForNewer(progress->sent, std::chrono::milliseconds(1000))
+                    : states.Current();
+    if (s != nullptr && s->generation != progress->sent) {
+      progress->sent = s->generation;
+      out += "event: state\ndata: {\"generation\":" + std::to_string(s->generation) +
+             ",\"computedAt\":\"" + Rfc3339(s->computed_at) + "\"}\n\n";
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (out.empty() && now - progress->last_write > std::chrono::seconds(15))
+      out = ": keepalive\n\n";
+    if (!out.empty()) progress->last_write = now;
+    return out;
+  };
+}
+
+}  // namespace
+
+std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
+                                                        metrics::Registry& registry,
+                                                        ClusterSource& source) {
+  std::map<std::string, metrics::HttpHandler> routes;
+  for (const Asset& asset : DashboardAssets()) {
+    routes[std::string(asset.path)] = [asset] {
+      metrics::HttpAnswer a{200, std::string(asset.content_type), std::string(asset.body), {}, {}};
+      // Only dra's own scripts and styles run; nothing from the cluster can.
+      a.headers.emplace_back("Content-Security-Policy",
+                             "default-src 'none'; script-src 'self'; style-src 'self'; "
+                             "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+                             "base-uri 'none'; form-action 'none'");
+      a.headers.emplace_back("X-Content-Type-Options", "nosniff");
+      a.headers.emplace_back("Cache-Control", "no-cache");
+      return a;
+    };
+  }
+  routes["/metrics"] = [&registry] {
+    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}};
+  };
+  routes["/healthz"] = [&states, &source] {
+    if (states.Current() == nullptr || !source.Synced()) {
+      return metrics::HttpAnswer{503, "text/plain; charset=utf-8", "syncing\n", {}, {}};
+    }
+    return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n", {}, {}};
+  };
+  routes["/api/summary"] = [&states](const metrics::HttpRequest& r) {
+    if (auto bad = CheckParams(r, {})) return JsonError(400, *bad);
+    auto s = states.Current();
+    if (s == nullptr) return NotReady();
+    return JsonAnswer(200, SummaryJson(*s, Now()));
+  };
+  routes["/api/devices"] = [&states](const metrics::HttpRequest& r) {
+    if (auto bad = CheckParams(r, {"node", "pool", "notNodeLocal", "limit"})) {
+      return JsonError(400, *bad);
+    }
+    std::string error;
+    auto limit = Limit(r, 5000, 100000, error);
+    if (!limit) return JsonError(400, error);
+    const std::string node = r.Param("node");
+    const std::string pool = r.Param("pool");
+    const std::string reach = r.Param("notNodeLocal");
+    if (!reach.empty() && reach != "true") {
+      return JsonError(400, "query parameter \"notNodeLocal\": only \"true\" is allowed");
+    }
+    const int given = (node.empty() ? 0 : 1) + (pool.empty() ? 0 : 1) + (reach.empty() ? 0 : 1);
+    if (given != 1) {
+      return JsonError(400, "give exactly one of node=NAME, pool=DRIVER/POOL, notNodeLocal=true");
+    }
+    auto s = states.Current();
+    if (s == nullptr) return NotReady();
+    return JsonAnswer(200, DevicesJson(*s, node, pool, !reach.empty(), *limit));
+  };
+  routes["/api/search"] = [&states](const metrics::HttpRequest& r) {
+    if (auto bad = CheckParams(r, {"q", "limit"})) return JsonError(400, *bad);
+    std::string error;
+    auto limit = Limit(r, 50, 1000, error);
+    if (!limit) return JsonError(400, error);
+    auto s = states.Current();
+    if (s == nullptr) return NotReady();
+    return JsonAnswer(200, SearchJson(*s, r.Param("q"), *limit));
+  };
+  routes["/api/events"] = [&states](const metrics::HttpRequest& r) {
+    if (auto bad = CheckParams(r, {})) return JsonError(400, *bad);
+    metrics::HttpAnswer a{200, "text/event-stream", {}, {}, EventStream(states)};
+    a.headers.emplace_back("Cache-Control", "no-store");
+    return a;
+  };
+  return routes;
+}
+
+}  // namespace dra::cli::serve
