@@ -11,6 +11,7 @@ packages=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang libclang-rt-14-dev clang-format clang-tidy python3 python3-yaml
   libcurl4-openssl-dev ccache openssl libcpp-httplib-dev
+  prometheus chromium
 )
 
 # Node and npm extract test data from npm packages; any installed Node will do.
