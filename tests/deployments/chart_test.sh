@@ -2,10 +2,12 @@
 # The deployment of the dra driver (deployments/): the Helm chart
 # deployments/helm/dra-driver linted and rendered by a real helm, its output
 # checked (kinds, the DaemonSet's command, env, mounts, probe, the ClusterRole's
-# exact rules, the admission policy), then applied to a real kube-apiserver
+# exact rules, the admission policy, the optional controller and `dra serve`
+# with its read-only RBAC, Service and probes), then applied to a real kube-apiserver
 # (docs/CLUSTER.md): a server-side dry run of everything, the objects for real,
 # `kubectl auth can-i` as the chart's service account for every request the
-# driver makes and for ones it must not be able to make, and the
+# driver makes and for ones it must not be able to make (and dra serve: get,
+# list and watch of what its informers follow, nothing else), and the
 # ValidatingAdmissionPolicy denying ResourceSlice writes without or off the
 # service account's node. Also a lint-level check of the container image's
 # Dockerfile (no image is built here).
@@ -56,12 +58,14 @@ spec:
   devices: [{name: link-0}, {name: link-1}]
 YAML
 controller=(--set controller.enabled=true --set-file "controller.inventorySlices=$tmp/pools.yaml")
-for set in "" "--set driver=nvml" "--set deviceStatus=true" "${controller[*]}"; do
+serve=(--set serve.enabled=true)
+for set in "" "--set driver=nvml" "--set deviceStatus=true" "${controller[*]}" "${serve[*]}" \
+  "${serve[*]} --set serve.deviceMetrics=true --set serve.port=9090"; do
   # shellcheck disable=SC2086
   out=$("$helm" lint --strict "$chart" --namespace "$ns" $set 2>&1) || fail "helm lint --strict $set: $out"
 done
 
-note "helm template: default values, driver=nvml, deviceStatus, another driver name"
+note "helm template: default values, driver=nvml, deviceStatus, another driver name, controller, dra serve"
 render > "$tmp/rendered.yaml" || fail "helm template (defaults)"
 python3 "$src/tests/deployments/check_rendered.py" "$tmp/rendered.yaml" namespace=$ns release=$release \
   driver=example driverName=gpu.example.com || fail "the default render"
@@ -77,6 +81,22 @@ python3 "$src/tests/deployments/check_rendered.py" "$tmp/nvidia.yaml" namespace=
 render "${controller[@]}" > "$tmp/controller.yaml" || fail "helm template --set controller.enabled=true"
 python3 "$src/tests/deployments/check_rendered.py" "$tmp/controller.yaml" namespace=$ns release=$release \
   driver=example driverName=gpu.example.com controller=true || fail "the controller render"
+# dra serve (off by default: the renders above have none of its objects).
+render "${serve[@]}" > "$tmp/serve.yaml" || fail "helm template --set serve.enabled=true"
+python3 "$src/tests/deployments/check_rendered.py" "$tmp/serve.yaml" namespace=$ns release=$release \
+  driver=example driverName=gpu.example.com serve=true || fail "the serve render"
+render "${serve[@]}" --set serve.port=9090 --set serve.replicas=2 --set serve.deviceMetrics=true \
+  --set driver=nvml > "$tmp/serve-9090.yaml" || fail "helm template serve.port=9090"
+python3 "$src/tests/deployments/check_rendered.py" "$tmp/serve-9090.yaml" namespace=$ns release=$release \
+  driver=nvml driverName=gpu.example.com serve=true servePort=9090 serveReplicas=2 deviceMetrics=true ||
+  fail "the serve render with port 9090, 2 replicas and device metrics"
+render "${controller[@]}" "${serve[@]}" > "$tmp/all.yaml" || fail "helm template with the controller and dra serve"
+python3 "$src/tests/deployments/check_rendered.py" "$tmp/all.yaml" namespace=$ns release=$release \
+  driver=example driverName=gpu.example.com controller=true serve=true || fail "the render with the controller and serve"
+out=$(render --set serve.enabled=false --set serve.deviceMetrics=true | grep -c -- '-serve$')
+[[ $out == 0 ]] || fail "serve.enabled=false still renders dra serve's objects"
+out=$(render "${serve[@]}" --set serve.port=0 2>&1) && fail "serve.port=0 was rendered"
+[[ $out == *"serve.port must be a port number"* ]] || fail "serve.port=0: $out"
 # Values that would give a driver that cannot start are refused.
 out=$(render --set driver=cuda 2>&1) && fail "driver=cuda was rendered"
 [[ $out == *'driver must be "example" or "nvml"'* ]] || fail "driver=cuda: $out"
@@ -125,13 +145,17 @@ out=$(kubectl apply --server-side --dry-run=server -f "$tmp/nvml.yaml" 2>&1) ||
   fail "server-side dry run of the nvml chart: $out"
 out=$(kubectl apply --server-side --dry-run=server -f "$tmp/controller.yaml" 2>&1) ||
   fail "server-side dry run of the chart with the controller: $out"
+out=$(kubectl apply --server-side --dry-run=server -f "$tmp/serve-9090.yaml" 2>&1) ||
+  fail "server-side dry run of the chart with dra serve: $out"
 [[ -z $(kubectl get clusterroles "$release" --ignore-not-found -o name) ]] || fail "the dry run created objects"
-out=$(kubectl apply --server-side -f "$tmp/controller.yaml" 2>&1) || fail "applying the chart: $out"
+out=$(kubectl apply --server-side -f "$tmp/all.yaml" 2>&1) || fail "applying the chart: $out"
 for o in serviceaccount/$release clusterrole/$release clusterrolebinding/$release daemonset/$release-kubeletplugin \
   deviceclass/gpu.example.com validatingadmissionpolicy/$release-resourceslices \
   validatingadmissionpolicybinding/$release-resourceslices serviceaccount/$release-controller \
   clusterrole/$release-controller clusterrolebinding/$release-controller role/$release-controller \
-  rolebinding/$release-controller deployment/$release-controller configmap/$release-inventory; do
+  rolebinding/$release-controller deployment/$release-controller configmap/$release-inventory \
+  serviceaccount/$release-serve clusterrole/$release-serve clusterrolebinding/$release-serve \
+  deployment/$release-serve service/$release-serve; do
   kubectl get -n "$ns" "$o" > /dev/null 2>&1 || fail "$o does not exist after apply"
 done
 
@@ -201,6 +225,42 @@ can_i no get nodes/node-1 --as="$csa"
 can_i no create events -n "$ns" --as="$csa"
 can_i no watch resourceslices --as="$csa"
 can_i no get configmaps -n "$ns" --as="$csa"
+# dra serve's service account: get, list and watch of the kinds its informers
+# follow, in every namespace; nothing else.
+ssa=system:serviceaccount:$ns:$release-serve
+for r in nodes pods resourceclaims.resource.k8s.io resourceclaimtemplates.resource.k8s.io \
+  deviceclasses.resource.k8s.io resourceslices.resource.k8s.io; do
+  for v in get list watch; do can_i yes "$v" "$r" -A --as="$ssa"; done
+  for v in create update patch delete deletecollection; do can_i no "$v" "$r" -A --as="$ssa"; done
+done
+# DeviceTaintRules are served only with their feature gate, and kubectl auth
+# can-i cannot name a kind discovery does not list: a SubjectAccessReview.
+serve_sar() {
+  kubectl create -o jsonpath='{.status.allowed}' -f - << YAML
+apiVersion: authorization.k8s.io/v1
+kind: SubjectAccessReview
+spec:
+  user: $ssa
+  resourceAttributes: {group: resource.k8s.io, resource: devicetaintrules, verb: "$1"}
+YAML
+}
+for v in get list watch; do
+  [[ $(serve_sar "$v") == true ]] || fail "SubjectAccessReview: dra serve may not $v devicetaintrules"
+done
+for v in create update patch delete; do
+  [[ $(serve_sar "$v") == false ]] || fail "SubjectAccessReview: dra serve may $v devicetaintrules"
+done
+can_i yes get pods/p -n team-a --as="$ssa"
+can_i no patch resourceclaims.resource.k8s.io/claim-1 --subresource=status -n default --as="$ssa"
+can_i no update pods/p --subresource=status -n default --as="$ssa"
+can_i no create pods/p --subresource=binding -n default --as="$ssa"
+can_i no get pods/p --subresource=log -n default --as="$ssa"
+can_i no create pods/p --subresource=exec -n default --as="$ssa"
+can_i no get secrets -A --as="$ssa"
+can_i no list configmaps -A --as="$ssa"
+can_i no list events -A --as="$ssa"
+can_i no list namespaces --as="$ssa"
+can_i no get "leases/$release-controller" -n "$ns" --as="$ssa"
 # Discovery needs no rule of ours (system:discovery).
 kubectl get --raw /apis/resource.k8s.io --as="$sa" > /dev/null 2>&1 || fail "the service account cannot discover resource.k8s.io"
 # The subresource check that kube-apiserver makes for status.devices, as a
@@ -277,4 +337,4 @@ if [[ $failures -ne 0 ]]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "helm chart: lint, render (example, nvml, device status, driver name, controller), Dockerfile, server-side dry run and apply, RBAC exactly the driver's and the controller's requests, admission policy per node"
+echo "helm chart: lint, render (example, nvml, device status, driver name, controller, dra serve), Dockerfile, server-side dry run and apply, RBAC exactly the driver's, the controller's and dra serve's requests, admission policy per node"

@@ -6,7 +6,10 @@
 KEY=VALUE: what the render was given and must show: namespace, release (the
 objects' name prefix), driver (example|nvml), driverName, deviceStatus
 (true|false), controller (true|false: the network-pool controller and its
-inventory). Prints one "FAIL: ..." line per problem; exit 1 if any.
+inventory), serve (true|false: the `dra serve` Deployment, its Service and its
+read-only service account), and with serve: servePort (default 8080),
+serveReplicas (default 1), deviceMetrics (true|false). Prints one "FAIL: ..."
+line per problem; exit 1 if any.
 """
 import sys
 
@@ -31,6 +34,11 @@ want = dict(p.split("=", 1) for p in pairs)
 ns, release, driver, driver_name = want["namespace"], want["release"], want["driver"], want["driverName"]
 device_status = want.get("deviceStatus", "false") == "true"
 controller = want.get("controller", "false") == "true"
+serve = want.get("serve", "false") == "true"
+serve_port = int(want.get("servePort", "8080"))
+serve_replicas = int(want.get("serveReplicas", "1"))
+device_metrics = want.get("deviceMetrics", "false") == "true"
+serve_name = f"{release}-serve"
 sa_name = release
 controller_name = f"{release}-controller"
 inventory_path = "/etc/dra-driver/inventory.yaml"
@@ -53,10 +61,18 @@ kinds = {
 if controller:
     kinds.update({"ServiceAccount": 2, "ClusterRole": 2, "ClusterRoleBinding": 2, "Role": 1,
                   "RoleBinding": 1, "Deployment": 1, "ConfigMap": 1})
+if serve:
+    for kind in ("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Deployment", "Service"):
+        kinds[kind] = kinds.get(kind, 0) + 1
 for kind, n in kinds.items():
     expect(len(by_kind.get(kind, [])) == n, f"{n} {kind} expected, got {len(by_kind.get(kind, []))}")
 extra = set(by_kind) - set(kinds)
 expect(not extra, f"unexpected kinds: {sorted(extra)}")
+if not serve:
+    leftovers = [f"{d['kind']} {d['metadata']['name']}" for d in docs
+                 if d["metadata"]["name"] == serve_name
+                 or d["metadata"].get("labels", {}).get("app.kubernetes.io/component") == "serve"]
+    expect(not leftovers, f"serve disabled, yet rendered: {leftovers}")
 if failures:
     sys.exit(1)
 
@@ -246,5 +262,105 @@ if controller:
     expect(cmounts.get("inventory", {}).get("mountPath") == "/etc/dra-driver"
            and cmounts["inventory"].get("readOnly") is True, f"controller mounts {cmounts}")
     expect(not any("hostPath" in v for v in cpod.get("volumes", [])), "the controller mounts a hostPath")
+
+# dra serve: its own service account that may only get, list and watch what
+# its informers follow; a non-root, read-only Deployment probed on /healthz;
+# a ClusterIP Service with Prometheus' scrape annotations.
+if serve:
+    ssa = named("ServiceAccount", serve_name)
+    expect(ssa["metadata"].get("namespace") == ns, f"serve ServiceAccount namespace {ssa['metadata']}")
+    srole = named("ClusterRole", serve_name)
+    followed = [("", "nodes"), ("", "pods"), ("resource.k8s.io", "resourceclaims"),
+                ("resource.k8s.io", "resourceclaimtemplates"), ("resource.k8s.io", "deviceclasses"),
+                ("resource.k8s.io", "resourceslices"), ("resource.k8s.io", "devicetaintrules")]
+    srules = rule_set(srole)
+    expected_srules = {(g, r, v, ()) for g, r in followed for v in ("get", "list", "watch")}
+    expect(srules == expected_srules,
+           f"serve ClusterRole rules: extra {sorted(srules - expected_srules)}, "
+           f"missing {sorted(expected_srules - srules)}")
+    for r in srole.get("rules", []):
+        expect(sorted(r.get("verbs", [])) == ["get", "list", "watch"], f"serve ClusterRole verbs {r}")
+        expect("*" not in r.get("resources", []) + r.get("apiGroups", []), f"serve ClusterRole wildcard {r}")
+    sbinding = named("ClusterRoleBinding", serve_name)
+    expect(sbinding.get("roleRef") == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                                       "name": serve_name},
+           f"serve ClusterRoleBinding roleRef {sbinding.get('roleRef')}")
+    expect(sbinding.get("subjects") == [{"kind": "ServiceAccount", "name": serve_name, "namespace": ns}],
+           f"serve ClusterRoleBinding subjects {sbinding.get('subjects')}")
+    # No other binding of the chart grants the serve account anything.
+    for kind in ("ClusterRoleBinding", "RoleBinding"):
+        for b in by_kind.get(kind, []):
+            if b["metadata"]["name"] == serve_name:
+                continue
+            expect(all(sub.get("name") != serve_name for sub in b.get("subjects", [])),
+                   f"{kind} {b['metadata']['name']} binds the serve service account")
+
+    sdep = named("Deployment", serve_name)
+    expect(sdep["metadata"].get("namespace") == ns, "serve Deployment namespace")
+    sspec = sdep.get("spec", {})
+    expect(sspec.get("replicas") == serve_replicas, f"serve replicas {sspec.get('replicas')}")
+    ssel = sspec.get("selector", {}).get("matchLabels", {})
+    spod_labels = sspec.get("template", {}).get("metadata", {}).get("labels", {})
+    expect(ssel and ssel.items() <= spod_labels.items(), "serve Deployment selector does not match its pods")
+    others = [("DaemonSet", ds)]
+    if controller:
+        others.append(("controller", named("Deployment", controller_name)))
+    for what, other in others:
+        olabels = other["spec"]["template"]["metadata"]["labels"]
+        expect(not ssel.items() <= olabels.items(), f"the serve selector matches the {what}'s pods")
+        expect(not other["spec"]["selector"]["matchLabels"].items() <= spod_labels.items(),
+               f"the {what}'s selector matches the serve pods")
+    spod = sspec["template"]["spec"]
+    expect(spod.get("serviceAccountName") == serve_name,
+           f"serve serviceAccountName {spod.get('serviceAccountName')}")
+    expect(spod.get("automountServiceAccountToken") is not False, "serve pod without its token")
+    expect(spod.get("securityContext", {}).get("runAsNonRoot") is True, "serve pod may run as root")
+    expect(not spod.get("hostNetwork") and not spod.get("hostPID"), "serve pod on the host's namespaces")
+    expect(not any("hostPath" in v for v in spod.get("volumes", [])), "serve mounts a hostPath")
+    expect(len(spod.get("containers", [])) == 1, "one serve container expected")
+    sc = spod["containers"][0]
+    expect((sc.get("image"), sc.get("imagePullPolicy")) == (c["image"], c.get("imagePullPolicy")),
+           f"serve image {sc.get('image')}, not the plugin's {c['image']}")
+    expect(sc.get("command") == ["dra", "serve"], f"serve command {sc.get('command')}")
+    sargs = sc.get("args", [])
+    listen = [sargs[i + 1] for i, a in enumerate(sargs[:-1]) if a == "--listen"]
+    listen += [a.split("=", 1)[1] for a in sargs if a.startswith("--listen=")]
+    expect(listen == [f":{serve_port}"], f"serve --listen {listen}, not :{serve_port} (args {sargs})")
+    expect(("--device-metrics" in sargs) == device_metrics,
+           f"serve args {sargs} (deviceMetrics={device_metrics})")
+    expect(not any(a.startswith(("--kubeconfig", "-f", "--filename")) for a in sargs),
+           f"serve args {sargs}: in-cluster config of a live cluster expected")
+    expect(not any(e.get("name") == "KUBECONFIG" for e in sc.get("env", [])), "serve env KUBECONFIG")
+    ssc = sc.get("securityContext", {})
+    expect(ssc.get("allowPrivilegeEscalation") is False and ssc.get("readOnlyRootFilesystem") is True
+           and ssc.get("capabilities", {}).get("drop") == ["ALL"]
+           and not ssc.get("capabilities", {}).get("add")
+           and not ssc.get("privileged") and ssc.get("runAsUser", 1) != 0,
+           f"serve securityContext {ssc}")
+    sports = {p["name"]: p for p in sc.get("ports", [])}
+    expect(list(sports) == ["http"] and sports["http"].get("containerPort") == serve_port,
+           f"serve ports {sc.get('ports')}, not http {serve_port}")
+    for kind in ("livenessProbe", "readinessProbe"):
+        expect(kind in sc, f"serve has no {kind}")
+    for kind in ("livenessProbe", "readinessProbe", "startupProbe"):
+        if kind in sc:
+            get = sc[kind].get("httpGet", {})
+            expect(get.get("path") == "/healthz" and get.get("port") in ("http", serve_port)
+                   and get.get("scheme", "HTTP") == "HTTP", f"serve {kind} {sc[kind]}")
+
+    svc = named("Service", serve_name)
+    expect(svc["metadata"].get("namespace") == ns, "serve Service namespace")
+    svc_spec = svc.get("spec", {})
+    expect(svc_spec.get("type", "ClusterIP") == "ClusterIP", f"serve Service type {svc_spec.get('type')}")
+    expect(svc_spec.get("selector") == ssel, f"serve Service selector {svc_spec.get('selector')}")
+    sp = svc_spec.get("ports", [])
+    expect(len(sp) == 1 and sp[0].get("name") == "http" and sp[0].get("port") == serve_port
+           and sp[0].get("targetPort") in ("http", serve_port)
+           and sp[0].get("protocol", "TCP") == "TCP",
+           f"serve Service ports {sp}")
+    ann = svc["metadata"].get("annotations", {})
+    expect(ann.get("prometheus.io/scrape") == "true"
+           and ann.get("prometheus.io/port") == str(serve_port)
+           and ann.get("prometheus.io/path") == "/metrics", f"serve Service annotations {ann}")
 
 sys.exit(1 if failures else 0)

@@ -50,6 +50,11 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- include "dra-driver.controllerServiceAccountName" . }}
 {{- end }}
 
+{{/* dra serve's Deployment, Service and service account (read-only access). */}}
+{{- define "dra-driver.serveName" -}}
+{{- printf "%s-serve" (include "dra-driver.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
 {{/* Where the inventory ConfigMap is mounted, in the plugin and the controller. */}}
 {{- define "dra-driver.inventoryPath" -}}
 /etc/dra-driver/inventory.yaml
@@ -74,6 +79,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- if and .Values.controller.enabled (not .Values.controller.inventorySlices) }}
 {{- fail "controller.enabled needs controller.inventorySlices: the ResourceSlices of the network-attached pools" }}
+{{- end }}
+{{- if and .Values.serve.enabled (not (and (ge (int .Values.serve.port) 1) (le (int .Values.serve.port) 65535))) }}
+{{- fail (printf "serve.port must be a port number (1-65535), not %v" .Values.serve.port) }}
 {{- end }}
 {{- if and .Values.deviceStatus (ne .Values.driver "example") }}
 {{- fail "deviceStatus (--gpu-device-status) is a flag of the example driver only" }}
