@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/manifest_flags.h"
+#include "cli/simulate_html.h"
 #include "cli/snapshot_writer.h"
 #include "dra/allocator/allocator.h"
 #include "dra/driver/node_inventory.h"
@@ -220,7 +221,7 @@ void PrintReport(const std::string& output, const scheduler::SimulationReport& r
   if (output == "json") {
     std::cout << json::ToIndentedJson(scheduler::SimulationJson(report)) << "\n";
   } else if (output == "html") {
-    std::cout << scheduler::SimulationHtml(report);
+    std::cout << SimulationHtml(report);
   } else {
     std::cout << scheduler::SimulationText(report);
   }

@@ -1,6 +1,5 @@
 #include "scheduler/simulation_report.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -53,35 +52,10 @@ std::string Fixed(double v, int digits) {
   return buf;
 }
 
-std::string Html(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+}  // namespace
 
-struct Counts {
-  std::int64_t scheduled = 0, pending = 0, finished = 0;
-};
-
-Counts CountPods(const Scheduler& s) {
-  Counts c;
+PodCounts CountPods(const Scheduler& s) {
+  PodCounts c;
   for (const PodRecord& p : s.pods()) {
     if (p.deleted) continue;
     switch (p.state) {
@@ -97,6 +71,8 @@ Counts CountPods(const Scheduler& s) {
   }
   return c;
 }
+
+namespace {
 
 // Where each device is, and which whole devices (a device, or the counter set
 // a partition consumes from) exist and are in use.
@@ -124,7 +100,7 @@ void IndexPartitions(const std::vector<api::ResourceSlice>& slices, UtilizationI
       if (index.partition_index.contains(key)) continue;
       PartitionUse p{slice.spec.driver, slice.spec.pool.name, cs.name, slice_node, {}};
       for (const auto& [name, counter] : cs.counters) {
-        p.counters.push_back({name, {0.0, counter.value.AsApproximateDouble()}});
+        p.counters.push_back({name, api::Quantity(), counter.value});
       }
       index.partition_index[key] = u.partitions.size();
       u.partitions.push_back(std::move(p));
@@ -164,11 +140,14 @@ DeviceUse& DeviceUseOf(const api::DeviceRequestAllocationResult& r, const std::s
                        Utilization& u) {
   auto [it, inserted] = use_index.emplace(id, u.in_use.size());
   if (inserted) {
-    DeviceUse use{r.driver, r.pool, r.device, ref == nullptr ? "" : ref->node, {}, {}};
+    DeviceUse use{r.driver, r.pool, r.device, ref == nullptr ? "" : ref->node, {}, {}, {}};
     if (ref != nullptr && ref->device->allow_multiple_allocations.value_or(false)) {
       for (const auto& [name, cap] : ref->device->capacity) {
-        use.capacity.push_back({name, {0.0, cap.value.AsApproximateDouble()}});
+        use.capacity.push_back({name, api::Quantity(), cap.value});
       }
+    }
+    if (ref != nullptr && !ref->device->consumes_counters.empty()) {
+      use.counter_set = ref->device->consumes_counters.front().counter_set;
     }
     u.in_use.push_back(std::move(use));
   }
@@ -186,9 +165,9 @@ void CountWholeDeviceUse(const api::Device& d, const std::string& pool, const st
   for (const api::DeviceCounterConsumption& cc : d.consumes_counters) {
     auto p = index.partition_index.find(pool + cc.counter_set);
     if (p == index.partition_index.end()) continue;
-    for (auto& [name, values] : u.partitions[p->second].counters) {
-      auto c = cc.counters.find(name);
-      if (c != cc.counters.end()) values.first += c->second.value.AsApproximateDouble();
+    for (QuantityUse& counter : u.partitions[p->second].counters) {
+      auto c = cc.counters.find(counter.name);
+      if (c != cc.counters.end()) counter.consumed = counter.consumed.Add(c->second.value);
     }
   }
 }
@@ -208,8 +187,8 @@ void CountClaimUse(const Scheduler& scheduler, UtilizationIndex& index, Utilizat
       DeviceUse& use = DeviceUseOf(r, id, found, use_index, u);
       if (use.claims.empty() || use.claims.back() != claim_key) use.claims.push_back(claim_key);
       for (const auto& [name, q] : r.consumed_capacity) {
-        for (auto& [cap_name, values] : use.capacity) {
-          if (cap_name == name) values.first += q.AsApproximateDouble();
+        for (QuantityUse& cap : use.capacity) {
+          if (cap.name == name) cap.consumed = cap.consumed.Add(q);
         }
       }
       if (found != nullptr) CountWholeDeviceUse(*found->device, pool, id, index, u);
@@ -248,13 +227,13 @@ Utilization ComputeUtilization(const Scheduler& scheduler,
 namespace {
 
 // {"consumed": used, "total": total} for each named counter or capacity.
-Value UsageJson(const std::vector<std::pair<std::string, std::pair<double, double>>>& usage) {
+Value UsageJson(const std::vector<QuantityUse>& usage) {
   Value out = Value::Object();
-  for (const auto& [name, values] : usage) {
+  for (const QuantityUse& use : usage) {
     Value x = Value::Object();
-    Put(x, "consumed", Num(values.first));
-    Put(x, "total", Num(values.second));
-    Put(out, name, std::move(x));
+    Put(x, "consumed", Num(use.consumed.AsApproximateDouble()));
+    Put(x, "total", Num(use.total.AsApproximateDouble()));
+    Put(out, use.name, std::move(x));
   }
   return out;
 }
@@ -299,7 +278,7 @@ Value PodsJson(const Scheduler& s, const PrepareReport* prepare) {
 Value SummaryJson(const SimulationReport& report) {
   const Scheduler& s = *report.scheduler;
   const Utilization& u = report.utilization;
-  Counts c = CountPods(s);
+  PodCounts c = CountPods(s);
   Value summary = Value::Object();
   Put(summary, "scheduled", Int(c.scheduled));
   Put(summary, "pending", Int(c.pending));
@@ -410,8 +389,6 @@ json::Value SimulationJson(const SimulationReport& report) {
   return root;
 }
 
-namespace {
-
 std::string PrepareSummaryText(const PrepareReport& pr) {
   return "Prepared " + std::to_string(pr.claims_prepared) + " claims on " +
          std::to_string(pr.nodes) + " nodes: " + std::to_string(pr.cdi_devices) +
@@ -419,8 +396,10 @@ std::string PrepareSummaryText(const PrepareReport& pr) {
          Fixed(pr.seconds * 1000, 1) + " ms";
 }
 
+namespace {
+
 // The headline: pods scheduled, timing, devices in use and cluster warnings.
-std::string HeadlineText(const SimulationReport& report, const Counts& c) {
+std::string HeadlineText(const SimulationReport& report, const PodCounts& c) {
   const Scheduler& s = *report.scheduler;
   const Utilization& u = report.utilization;
   std::string out;
@@ -486,10 +465,11 @@ std::string NodesText(const Utilization& u) {
 }
 
 // " name 42%" for each named counter or capacity.
-std::string UsageText(const std::vector<std::pair<std::string, std::pair<double, double>>>& usage) {
+std::string UsageText(const std::vector<QuantityUse>& usage) {
   std::string out;
-  for (const auto& [name, values] : usage) {
-    out += " " + name + " " + Percent(values.first, values.second);
+  for (const QuantityUse& use : usage) {
+    out += " " + use.name + " " +
+           Percent(use.consumed.AsApproximateDouble(), use.total.AsApproximateDouble());
   }
   return out;
 }
@@ -528,7 +508,7 @@ std::string PreparedText(const PrepareReport& pr) {
   return out;
 }
 
-std::string ComparisonText(const Counts& c, const Utilization& u, const DevicePluginResult& dp) {
+std::string ComparisonText(const PodCounts& c, const Utilization& u, const DevicePluginResult& dp) {
   std::string out = "\nCOMPARISON          DRA    device plugin\n";
   auto row = [&](const std::string& label, std::int64_t a, std::int64_t b) {
     std::string l = label;
@@ -549,7 +529,7 @@ std::string ComparisonText(const Counts& c, const Utilization& u, const DevicePl
 std::string SimulationText(const SimulationReport& report) {
   const Scheduler& s = *report.scheduler;
   const Utilization& u = report.utilization;
-  Counts c = CountPods(s);
+  PodCounts c = CountPods(s);
   std::string out = HeadlineText(report, c);
   out += PlacementsText(s);
   if (c.pending > 0) out += PendingText(s);
@@ -561,183 +541,6 @@ std::string SimulationText(const SimulationReport& report) {
   if (report.prepare != nullptr) out += PreparedText(*report.prepare);
   if (report.device_plugin != nullptr) out += ComparisonText(c, u, *report.device_plugin);
   return out;
-}
-
-namespace {
-
-// A horizontal bar: `used` of `total`, with a label and a value text.
-std::string Bar(const std::string& label, double used, double total, const std::string& color,
-                int y) {
-  double frac = total > 0 ? std::min(1.0, used / total) : 0;
-  std::string out = "<text x=\"0\" y=\"" + std::to_string(y + 13) + "\">" + Html(label) +
-                    "</text><rect x=\"220\" y=\"" + std::to_string(y) +
-                    "\" width=\"400\" height=\"16\" fill=\"#eee\"/><rect x=\"220\" y=\"" +
-                    std::to_string(y) + "\" width=\"" + Fixed(400 * frac, 1) +
-                    "\" height=\"16\" fill=\"" + color + "\"/><text x=\"630\" y=\"" +
-                    std::to_string(y + 13) + "\">" + Fixed(used, 0) + " / " + Fixed(total, 0) +
-                    " (" + Percent(used, total) + ")</text>";
-  return out;
-}
-
-// Bars stacked top to bottom, 22 pixels apart.
-struct Bars {
-  std::vector<std::string> bars;
-  int y = 2;
-
-  void Add(const std::string& label, double used, double total, const std::string& color) {
-    bars.push_back(Bar(label, used, total, color, y));
-    y += 22;
-  }
-};
-
-std::string Chart(const std::string& title, const std::vector<std::string>& bars) {
-  std::string out = "<h2>" + Html(title) + "</h2><svg width=\"820\" height=\"" +
-                    std::to_string(bars.size() * 22 + 4) +
-                    "\" xmlns=\"http://www.w3.org/2000/svg\" font-size=\"12\" "
-                    "font-family=\"sans-serif\">";
-  for (const std::string& b : bars) out += b;
-  return out + "</svg>";
-}
-
-// The page's head and its key figures.
-std::string HtmlHeader(const SimulationReport& report, const Counts& c) {
-  const Utilization& u = report.utilization;
-  std::string out =
-      "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>dra simulate</title><style>"
-      "body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}"
-      "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;font-size:13px}"
-      "th{background:#f4f4f4}.pending{color:#b00}.kpi{display:inline-block;margin:0 2em 1em 0}"
-      ".kpi b{font-size:28px;display:block}pre{margin:0;font-size:12px}</style></head><body>";
-  out += "<h1>DRA scheduling simulation</h1>";
-  auto kpi = [&](const std::string& label, const std::string& value) {
-    out += "<div class=\"kpi\"><b>" + Html(value) + "</b>" + Html(label) + "</div>";
-  };
-  kpi("pods scheduled", std::to_string(c.scheduled));
-  kpi("pods pending", std::to_string(c.pending));
-  kpi("nodes", std::to_string(report.scheduler->nodes().size()));
-  kpi("devices in use", std::to_string(u.devices_used) + " / " + std::to_string(u.devices));
-  kpi("scheduling time", Fixed(report.schedule_seconds * 1000, 1) + " ms");
-  return out;
-}
-
-// Pods scheduled and devices used, and the device-plugin model's when it ran.
-std::string OverviewChart(const SimulationReport& report, const Counts& c) {
-  const Utilization& u = report.utilization;
-  Bars b;
-  b.Add("DRA: pods scheduled", static_cast<double>(c.scheduled),
-        static_cast<double>(c.scheduled + c.pending), "#2a7");
-  b.Add("DRA: devices used", static_cast<double>(u.devices_used), static_cast<double>(u.devices),
-        "#27a");
-  if (report.device_plugin != nullptr) {
-    const DevicePluginResult& dp = *report.device_plugin;
-    b.Add("device plugin: pods scheduled", static_cast<double>(dp.scheduled),
-          static_cast<double>(dp.scheduled + dp.pending), "#a72");
-    b.Add("device plugin: devices used", static_cast<double>(dp.devices_used),
-          static_cast<double>(dp.devices), "#a52");
-  }
-  return Chart(report.device_plugin ? "DRA compared with the device-plugin model" : "Overview",
-               b.bars);
-}
-
-std::string NodesChart(const Utilization& u) {
-  Bars b;
-  for (const NodeUtilization& n : u.nodes) {
-    b.Add(n.name + " (" + std::to_string(n.pods) + " pods)", static_cast<double>(n.devices_used),
-          static_cast<double>(n.devices), "#27a");
-  }
-  return Chart("Devices in use per node", b.bars);
-}
-
-std::string PartitionsChart(const Utilization& u) {
-  Bars b;
-  for (const PartitionUse& p : u.partitions) {
-    for (const auto& [name, values] : p.counters) {
-      b.Add(p.pool + "/" + p.counter_set + " " + name, values.first, values.second, "#72a");
-    }
-  }
-  return Chart("Partitionable devices: counters consumed", b.bars);
-}
-
-// Empty when no device has consumable capacity.
-std::string SharedDevicesChart(const Utilization& u) {
-  Bars b;
-  for (const DeviceUse& d : u.in_use) {
-    for (const auto& [name, values] : d.capacity) {
-      b.Add(d.pool + "/" + d.device + " " + name, values.first, values.second, "#2aa");
-    }
-  }
-  if (b.bars.empty()) return "";
-  return Chart("Shared devices: capacity consumed", b.bars);
-}
-
-std::string PendingTable(const Scheduler& s) {
-  std::string out =
-      "<h2>Pending pods</h2><table><tr><th>Pod</th><th>Reason</th><th>Explanation</th></tr>";
-  for (const PodRecord& p : s.pods()) {
-    if (p.deleted || p.state != PodState::kPending) continue;
-    out += "<tr><td>" + Html(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name) +
-           "</td><td class=\"pending\">" + Html(p.reason) + "</td><td><pre>" +
-           (p.explanation ? Html(allocator::ExplanationText(*p.explanation)) : "") +
-           "</pre></td></tr>";
-  }
-  return out + "</table>";
-}
-
-std::string PlacementsTable(const Scheduler& s) {
-  std::string out = "<h2>Placements</h2><table><tr><th>Pod</th><th>Node</th><th>Claims</th></tr>";
-  for (const PodRecord& p : s.pods()) {
-    if (p.deleted || p.state != PodState::kBound) continue;
-    out += "<tr><td>" + Html(p.pod.metadata.namespace_ + "/" + p.pod.metadata.name) + "</td><td>" +
-           Html(p.node) + "</td><td>" + Html(Joined(p.claims, ", ")) + "</td></tr>";
-  }
-  return out + "</table>";
-}
-
-std::string PreparedTable(const PrepareReport& pr) {
-  std::string out =
-      "<h2>Prepared devices</h2><p>" + Html(PrepareSummaryText(pr)) +
-      "</p><table><tr><th>Pod</th><th>Node</th><th>Container</th><th>CDI devices</th></tr>";
-  for (const PreparedPod& p : pr.pods) {
-    std::string pod = Html(p.namespace_ + "/" + p.name);
-    for (const PreparedContainer& c : p.containers) {
-      out += "<tr><td>" + pod + "</td><td>" + Html(p.node) + "</td><td>" +
-             Html((c.init ? "init: " : "") + c.name) + "</td><td>" +
-             Html(Joined(c.cdi_devices, ", ")) + "</td></tr>";
-    }
-    for (const std::string& e : p.errors) {
-      out += "<tr><td>" + pod + "</td><td>" + Html(p.node) +
-             "</td><td></td><td class=\"pending\">" + Html(e) + "</td></tr>";
-    }
-  }
-  out += "</table>";
-  if (!pr.errors.empty()) {
-    out += "<ul>";
-    for (const std::string& e : pr.errors) out += "<li class=\"pending\">" + Html(e) + "</li>";
-    out += "</ul>";
-  }
-  return out;
-}
-
-}  // namespace
-
-std::string SimulationHtml(const SimulationReport& report) {
-  const Scheduler& s = *report.scheduler;
-  const Utilization& u = report.utilization;
-  Counts c = CountPods(s);
-  std::string out = HtmlHeader(report, c);
-  out += OverviewChart(report, c);
-  out += NodesChart(u);
-  if (!u.partitions.empty()) out += PartitionsChart(u);
-  out += SharedDevicesChart(u);
-  if (c.pending > 0) out += PendingTable(s);
-  out += PlacementsTable(s);
-  if (report.prepare != nullptr) out += PreparedTable(*report.prepare);
-  if (!s.cluster().warnings.empty()) {
-    out += "<h2>Warnings</h2><ul>";
-    for (const std::string& w : s.cluster().warnings) out += "<li>" + Html(w) + "</li>";
-    out += "</ul>";
-  }
-  return out + "</body></html>\n";
 }
 
 }  // namespace dra::scheduler

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dra/api/quantity.h"
 #include "dra/json/value.h"
 #include "dra/scheduler/device_plugin_model.h"
 #include "dra/scheduler/scheduler.h"
@@ -24,17 +25,24 @@ struct NodeUtilization {
   std::int64_t devices_used = 0;
 };
 
+// How much of one counter or capacity is consumed, exactly.
+struct QuantityUse {
+  std::string name;
+  api::Quantity consumed;  // zero until something consumes it
+  api::Quantity total;
+};
+
 struct DeviceUse {
   std::string driver, pool, device, node;  // node empty for network-attached devices
   std::vector<std::string> claims;         // namespace/name
   // Consumed / total per capacity, for devices with allowMultipleAllocations.
-  std::vector<std::pair<std::string, std::pair<double, double>>> capacity;
+  std::vector<QuantityUse> capacity;
+  std::string counter_set;  // the counter set it consumes from, if any (a partition)
 };
 
 struct PartitionUse {
   std::string driver, pool, counter_set, node;
-  // Consumed / total per counter.
-  std::vector<std::pair<std::string, std::pair<double, double>>> counters;
+  std::vector<QuantityUse> counters;  // consumed / total per counter
 };
 
 struct Utilization {
@@ -73,6 +81,13 @@ struct PrepareReport {
   double seconds = 0;
 };
 
+struct PodCounts {
+  std::int64_t scheduled = 0, pending = 0, finished = 0;
+};
+
+// Pods not deleted, by state: bound, Pending, and Succeeded or Failed.
+PodCounts CountPods(const Scheduler& scheduler);
+
 struct SimulationReport {
   const Scheduler* scheduler = nullptr;
   Utilization utilization;
@@ -83,8 +98,9 @@ struct SimulationReport {
 };
 
 json::Value SimulationJson(const SimulationReport& report);
+// The text report; `-o html` is the CLI's (src/cli/simulate_html.h).
 std::string SimulationText(const SimulationReport& report);
-// One self-contained HTML document (inline CSS and SVG, no scripts).
-std::string SimulationHtml(const SimulationReport& report);
+// "Prepared N claims on N nodes: ..., in N ms", the line under PREPARED.
+std::string PrepareSummaryText(const PrepareReport& report);
 
 }  // namespace dra::scheduler

@@ -54,11 +54,70 @@ out=$("$dra" simulate -f examples/clusters/partitionable-fleet); rc=$?
 [[ $out == *"PARTITIONS (counter sets)"* && $out == *"blocked by counters"* ]] ||
   fail "partitionable-fleet sections"
 
-# HTML: one self-contained document with inline SVG, no external references.
+# HTML: one self-contained page in the look of the dra serve dashboard, whose
+# stylesheet it inlines; drawn without scripts, no external references.
 "$dra" simulate -f examples/clusters/mixed-fleet -o html --compare device-plugin > "$tmp/r.html"
-grep -q '<svg' "$tmp/r.html" || fail "html has no chart"
 grep -q 'train-big' "$tmp/r.html" || fail "html lacks the pending pod"
 if grep -Eq '(src|href)=' "$tmp/r.html"; then fail "html references external resources"; fi
+python3 - "$tmp/r.html" <<'PY' || fail "mixed-fleet html"
+import re, sys
+h = open(sys.argv[1]).read()
+# The dashboard's stylesheet (src/cli/serve/assets/app.css), inline.
+style = re.search(r"<style>(.*?)</style>", h, re.S).group(1)
+for rule in (".stack {", ".rows {", ".use {", ".explain td.block {", ".parent {", ".msg {"):
+    assert rule in style, rule
+assert "<script" not in h and "<svg" not in h, "scripts or fixed-width SVG charts"
+# Explanations are the dashboard's table, not monospace text.
+assert "<pre" not in h, "raw text explanation"
+# train-big: its reason in the wide .msg column, then its explanation, the
+# counters stage marked as the one that left no device.
+row = re.search(r'<tr class="explained"><td>default/train-big</td>'
+                r'<td><span class="badge counters">counters</span></td>'
+                r'<td class="msg">0/4 nodes are available: 4 cannot allocate all claims\.[^<]*</td></tr>'
+                r'<tr><td colspan="3"><div class="explain">(.*?)</div></td></tr>', h)
+assert row, "train-big row"
+explain = row.group(1)
+heads = re.findall(r"<th>([^<]*)</th>", explain)
+assert heads[:3] == ["Request", "Devices", "node"] and heads[-2:] == ["Left", "Needed"], heads
+cells = re.findall(r'<td( class="[^"]*")?>([^<]*)</td>', explain)
+assert cells[0][1].startswith("default/train-big-gpus-") and cells[0][1].endswith(" gpus"), cells
+blocked = [i for i, (cls, _) in enumerate(cells) if "block" in cls]
+assert [heads[i] for i in blocked] == ["counters"], (heads, cells)
+assert cells[-1][1] == "4", cells  # 4 GPUs needed
+# The comparison as label | bar | figure rows: 28 of the 29 pods scheduled
+# by DRA (28/29 = 96.6%), each figure whole, in its own grid column.
+assert "<h2>DRA compared with the device-plugin model</h2>" in h
+rows = re.search(r'<div class="rows">(.*?)</div><div class="legend">', h).group(1)
+figures = re.findall(r'</div><span class="figure">([^<]*)</span>', rows)
+assert len(figures) == 4, figures
+assert figures[0] == "28 of 29 scheduled (97%)", figures
+assert all(re.fullmatch(r"\d+ of \d+ (scheduled|in use) \(\d+%\)", f) for f in figures), figures
+# Quantities as Kubernetes writes them: H100 counter sets of 80Gi, A100s
+# sharing 40Gi of memory; never a count of bytes.
+assert re.search(r'<span class="figure">\d+Gi / 80Gi \(\d+%\)</span>', h), "counter quantity"
+assert re.search(r'<span class="figure">\d+Gi / 40Gi \(\d+%\)</span>', h), "capacity quantity"
+assert not re.search(r"\d{9}", h), "a raw number of bytes"
+PY
+
+# Partitionable fleet, by hand: 18 pods bound (2 large of 4 cores, 8 medium
+# of 2, 8 small of 1) take 32 cores, all 8 accelerators' 4; every partition
+# has 6Gi of memory per core, so each counter set is full: 24Gi of 24Gi.
+"$dra" simulate -f examples/clusters/partitionable-fleet -o html > "$tmp/pf.html"
+python3 - "$tmp/pf.html" <<'PY' || fail "partitionable-fleet html"
+import re, sys
+h = open(sys.argv[1]).read()
+boxes = re.findall(r'<div class="parent" title="accel\.example\.com/(infer-\d)/(accel-\d)">'
+                   r'<div class="title">[^<]*</div><div class="use">(.*?)</div>(?:<div class="cells">|</div>)', h)
+assert len(boxes) == 8, boxes
+for pool, counter_set, use in boxes:
+    figures = re.findall(r'<span>(\w+)</span><div class="stack"[^>]*>.*?</div><span class="figure">([^<]*)</span>', use)
+    assert sorted(figures) == [("cores", "4 / 4 (100%)"), ("memory", "24Gi / 24Gi (100%)")], (pool, counter_set, figures)
+assert "25769803776" not in h, "24Gi as bytes"
+assert "<pre" not in h
+pending = re.findall(r'<tr class="explained"><td>default/(small-\d+)</td>.*?<td class="msg">[^<]+</td></tr>'
+                     r'<tr><td colspan="3"><div class="explain">', h)
+assert pending == ["small-%d" % i for i in range(8, 14)], pending
+PY
 
 # The device-plugin model reports the last claim of a pod whose claims name
 # missing classes (each claim's requests stop at their first missing class).
