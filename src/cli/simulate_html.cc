@@ -410,9 +410,18 @@ std::string SharedDevicesSection(const Utilization& u) {
 
 // The dashboard's explanation table: a row per request, a column per
 // allocator stage with the devices it removed, the blocking stage marked.
+// Only the stages that removed something or block are columns, as on the
+// dashboard: ten columns of zeros would hide the one that matters.
 std::string ExplanationTable(const allocator::Explanation& x) {
+  bool shown[allocator::kStageCount] = {};
+  for (const allocator::EntryExplanation& e : x.entries) {
+    for (int s = 0; s < allocator::kStageCount; ++s) {
+      shown[s] = shown[s] || e.removed[s] > 0 || (e.blocks && static_cast<int>(e.blocking) == s);
+    }
+  }
   std::string head = "<tr><th>Request</th><th>Devices</th>";
   for (int s = 0; s < allocator::kStageCount; ++s) {
+    if (!shown[s]) continue;
     head += "<th>" + Html(allocator::StageName(static_cast<allocator::Stage>(s))) + "</th>";
   }
   head += "<th>Left</th><th>Needed</th></tr>";
@@ -421,6 +430,7 @@ std::string ExplanationTable(const allocator::Explanation& x) {
     rows += "<tr><td>" + Html(e.claim + " " + e.request) + "</td><td class=\"num\">" +
             std::to_string(e.candidates) + "</td>";
     for (int s = 0; s < allocator::kStageCount; ++s) {
+      if (!shown[s]) continue;
       bool block = e.blocks && static_cast<int>(e.blocking) == s;
       rows += std::string("<td class=\"num") + (block ? " block" : "") + "\">" +
               (e.removed[s] > 0 ? "&minus;" + std::to_string(e.removed[s]) : "") + "</td>";
