@@ -187,8 +187,12 @@ port=$(sed -n 's|.* on http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$tmp/serve.err")
 healthy() { [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz") == 200 ]]; }
 wait_until 30 healthy || fail "dra serve never became healthy: $(cat "$tmp/serve.err")"
 # The state after the informers saw every object created above.
-has_pending() { curl -s "http://127.0.0.1:$port/api/summary" | grep -q '"name":"big-job"'; }
-wait_until 30 has_pending || fail "dra serve never showed big-job"
+# Waiting pods are explained beside the state (stage "unexplained" until then).
+has_pending() {
+  curl -s "http://127.0.0.1:$port/api/summary" |
+    python3 -c 'import json,sys; p=[x for x in json.load(sys.stdin)["pending"] if x["name"]=="big-job"]; sys.exit(0 if p and p[0]["stage"]!="unexplained" else 1)'
+}
+wait_until 30 has_pending || fail "dra serve never explained big-job"
 
 # What the API server holds, worked out from kubectl's JSON alone.
 kubectl get resourceslices -o json > "$tmp/slices.json"

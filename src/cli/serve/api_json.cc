@@ -184,6 +184,11 @@ std::string SummaryJson(const DashboardState& s, std::int64_t now) {
   Put(v, "computedAt", Str(Rfc3339(s.computed_at)));
   Put(v, "ageSeconds", Int(now - s.computed_at));
   Put(v, "computeSeconds", Value::Number(json::FormatGoFloatG(s.compute_seconds)));
+  Value phases = Value::Object();
+  Put(phases, "devices", Value::Number(json::FormatGoFloatG(s.devices_seconds)));
+  Put(phases, "claims", Value::Number(json::FormatGoFloatG(s.claims_seconds)));
+  Put(phases, "pending", Value::Number(json::FormatGoFloatG(s.pending_seconds)));
+  Put(v, "computePhases", std::move(phases));
   Put(v, "origin", Str(s.origin));
   PutHealth(s, now, v);
   Put(v, "total", TallyValue(s.total));

@@ -79,6 +79,15 @@ class LiveSource final : public ClusterSource {
     kube::TypedClient typed = typed_;
     auto transform = [typed, kind = type.kind, group_version = type.GroupVersion()](
                          json::Value&& tree) -> kube::ApiResult<std::shared_ptr<const T>> {
+      // managedFields is most of a stored object and nothing dra shows: drop
+      // it before decoding, so the cache never holds it.
+      if (tree.is_object()) {
+        for (json::Member& m : tree.members) {
+          if (m.key != "metadata" || !m.value.is_object()) continue;
+          std::erase_if(m.value.members,
+                        [](const json::Member& f) { return f.key == "managedFields"; });
+        }
+      }
       // A list's items carry no kind: the list's type says what they are.
       if (tree.is_object() && tree.Find("kind") == nullptr) {
         tree.members.insert(tree.members.begin(),

@@ -13,6 +13,7 @@
 #include "dra/api/feature_gates.h"
 #include "dra/api/quantity.h"
 #include "dra/json/value.h"
+#include "dra/scheduler/cluster.h"
 
 namespace dra::cli::serve {
 
@@ -103,6 +104,9 @@ struct DashboardState {
   std::uint64_t generation = 0;  // grows with each computed state
   std::int64_t computed_at = 0;  // unix seconds
   double compute_seconds = 0;
+  // Of which devices, classes and pools, and claims; and how long the
+  // explanations of the waiting pods took (ExplainWaiting, run beside).
+  double devices_seconds = 0, claims_seconds = 0, pending_seconds = 0;
   std::string origin;
   std::int64_t stale_since = 0;  // from the source
   std::string stale_reason;
@@ -120,10 +124,20 @@ struct DashboardState {
   std::vector<std::string> warnings;  // e.g. a DeviceClass selector that does not compile
 };
 
-struct StateOptions {
-  api::FeatureGates gates;
-};
+// The fast part of a state: everything from the objects of `snapshot`, the
+// waiting pods included, with the explanations of `explained` (an earlier
+// ExplainWaiting) for the pods it has; a pod it lacks has stage
+// "unexplained" until the next ExplainWaiting. Messages are the pods' own.
+DashboardState ComputeState(const SourceSnapshot& snapshot,
+                            const std::vector<PendingPod>& explained);
 
-DashboardState ComputeState(SourceSnapshot snapshot, const StateOptions& options);
+// The slow part: the waiting pods of `cluster` tried as kube-scheduler would
+// try them now (dra's scheduler over the same objects), each with the stage
+// that blocks it and the explanation of its closest node. On a large cluster
+// this takes seconds, so dra serve runs it beside the fast part.
+std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates);
+
+// "namespace/name" of the waiting pods ExplainWaiting explains, sorted.
+std::vector<std::string> WaitingPods(const scheduler::Cluster& cluster);
 
 }  // namespace dra::cli::serve

@@ -11,6 +11,7 @@
 #include "cli/serve/api_json.h"
 #include "cli/serve/assets.h"
 #include "dra/json/build.h"
+#include "dra/util/mutex.h"
 
 namespace dra::cli::serve {
 namespace {
@@ -124,8 +125,35 @@ std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
       return a;
     };
   }
-  routes["/metrics"] = [&registry] {
-    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}};
+  // The exposition of a state is written once: scrapes of the same state
+  // (several Prometheus servers, a scrape interval shorter than the time
+  // between changes) get the same text. A stale state is written again each
+  // second, for dra_serve_state_stale_seconds.
+  struct Exposition {
+    Mutex mu;
+    std::uint64_t generation DRA_GUARDED_BY(mu) = 0;
+    std::int64_t second DRA_GUARDED_BY(mu) = -1;
+    std::shared_ptr<const std::string> text DRA_GUARDED_BY(mu);
+  };
+  routes["/metrics"] = [&registry, &states, cache = std::make_shared<Exposition>()] {
+    std::shared_ptr<const DashboardState> s = states.Current();
+    const std::uint64_t generation = s != nullptr ? s->generation : 0;
+    const std::int64_t second = s != nullptr && s->stale_since != 0 ? Now() : 0;
+    std::shared_ptr<const std::string> text;
+    {
+      MutexLock lock(cache->mu);
+      if (cache->text != nullptr && cache->generation == generation && cache->second == second) {
+        text = cache->text;
+      }
+    }
+    if (text == nullptr) {
+      text = std::make_shared<const std::string>(registry.Expose());
+      MutexLock lock(cache->mu);
+      cache->generation = generation;
+      cache->second = second;
+      cache->text = text;
+    }
+    return metrics::HttpAnswer{200, metrics::kTextContentType, *text, {}, {}};
   };
   routes["/healthz"] = [&states, &source] {
     if (states.Current() == nullptr || !source.Synced()) {

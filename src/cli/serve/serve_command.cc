@@ -1,5 +1,6 @@
 // `dra serve`: follows a cluster (or reads manifests) and serves its
 // devices as Prometheus metrics, a JSON API and a live dashboard.
+#include <malloc.h>
 #include <pthread.h>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,7 @@
 #include "cli/serve/metrics_exposition.h"
 #include "cli/serve/routes.h"
 #include "cli/serve/state_publisher.h"
+#include "cli/serve/waiting_explainer.h"
 #include "dra/metrics/http_server.h"
 #include "dra/metrics/registry.h"
 #include "dra/scheduler/cluster.h"
@@ -69,23 +71,53 @@ std::unique_ptr<serve::ClusterSource> OpenSource(const ServeFlags& flags, api::F
   return std::move(*live);
 }
 
-// Recomputes the state after each change, at most every 200 ms (a flood of
-// events costs one computation per period), and every 30 s regardless.
+// Recomputes the state after each change of the objects or of the waiting
+// pods' explanations, at most once per 200 ms (a flood of events costs one
+// computation per period), and every 30 s regardless. The explanations come
+// from `explainer` (live clusters, where they change), or are computed once
+// here (manifests).
 void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
-                 const serve::StateOptions& options, metrics::Family& durations,
-                 const std::atomic<bool>& stop) {
+                 serve::WaitingExplainer* explainer, const api::FeatureGates& gates,
+                 metrics::Family& durations, const std::atomic<bool>& stop) {
   while (!stop && !source.Synced()) {
     source.WaitForChange(source.Version(), std::chrono::milliseconds(100));
   }
-  std::uint64_t seen = 0;
+  std::vector<serve::PendingPod> fixed;
+  double fixed_seconds = 0;
+  if (explainer == nullptr && !stop) {
+    const auto start = std::chrono::steady_clock::now();
+    fixed = serve::ExplainWaiting(source.Snapshot().cluster, gates);
+    fixed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  constexpr auto kMinInterval = std::chrono::milliseconds(200);
   while (!stop) {
-    seen = source.Version();
-    serve::DashboardState state = serve::ComputeState(source.Snapshot(), options);
+    const auto started = std::chrono::steady_clock::now();
+    const std::uint64_t seen = source.Version();
+    serve::SourceSnapshot snapshot = source.Snapshot();
+    std::shared_ptr<const serve::Explained> explained =
+        explainer != nullptr ? explainer->Latest() : nullptr;
+    serve::DashboardState state =
+        serve::ComputeState(snapshot, explained != nullptr ? explained->pods : fixed);
+    state.pending_seconds = explained != nullptr ? explained->seconds : fixed_seconds;
     state.origin = source.Origin();
     durations.Observe({}, state.compute_seconds);
     states.Publish(std::move(state));
-    source.WaitForChange(seen, std::chrono::seconds(30));
-    if (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (explainer != nullptr) explainer->Offer(snapshot.cluster);
+    snapshot = {};
+    // Give back what the computation freed (copies of every object).
+    malloc_trim(0);
+    const std::uint64_t explained_generation = explained != nullptr ? explained->generation : 0;
+    auto changed = [&] {
+      return source.Version() != seen ||
+             (explainer != nullptr && explainer->Latest()->generation != explained_generation);
+    };
+    const auto deadline = started + std::chrono::seconds(30);
+    while (!stop && !changed() && std::chrono::steady_clock::now() < deadline) {
+      source.WaitForChange(seen, std::chrono::milliseconds(250));
+    }
+    // A lone change is computed at once; a flood, once per interval.
+    const auto next = started + kMinInterval;
+    if (!stop && std::chrono::steady_clock::now() < next) std::this_thread::sleep_until(next);
   }
 }
 
@@ -99,8 +131,8 @@ int Run(const ServeFlags& flags) {
   signal(SIGPIPE, SIG_IGN);
 
   int rc = 0;
-  serve::StateOptions options;
-  std::unique_ptr<serve::ClusterSource> source = OpenSource(flags, options.gates, rc);
+  api::FeatureGates gates;
+  std::unique_ptr<serve::ClusterSource> source = OpenSource(flags, gates, rc);
   if (source == nullptr) return rc;
 
   serve::StatePublisher states;
@@ -124,7 +156,12 @@ int Run(const ServeFlags& flags) {
             << (host.empty() ? "0.0.0.0" : host) << ":" << (*server)->port() << "/\n";
 
   std::atomic<bool> stop{false};
-  std::thread compute([&] { ComputeLoop(*source, states, options, durations, stop); });
+  std::unique_ptr<serve::WaitingExplainer> explainer;
+  if (flags.files.empty()) {
+    explainer = std::make_unique<serve::WaitingExplainer>(gates, std::chrono::seconds(30));
+  }
+  std::thread compute(
+      [&] { ComputeLoop(*source, states, explainer.get(), gates, durations, stop); });
   int received = 0;
   sigwait(&signals, &received);
   std::cerr << "dra serve: " << (received == SIGTERM ? "SIGTERM" : "SIGINT") << ", shutting down\n";
@@ -132,6 +169,7 @@ int Run(const ServeFlags& flags) {
   states.Close();
   source->Stop();
   compute.join();
+  if (explainer != nullptr) explainer->Stop();
   (*server)->Stop();
   return 0;
 }

@@ -144,7 +144,10 @@ function renderNodes(s) {
 
 function explanationTable(x) {
   if (!x) return null;
-  const stages = Object.keys(x.requests[0] ? x.requests[0].removed : {});
+  // Only the stages that removed something (or block): ten columns of
+  // zeros would hide the one that matters.
+  const stages = Object.keys(x.requests[0] ? x.requests[0].removed : {})
+    .filter((st) => x.requests.some((r) => r.removed[st] > 0 || r.blockedBy === st));
   const head = el('tr', {}, el('th', {text: 'Request'}), el('th', {text: 'Devices'}),
     ...stages.map((st) => el('th', {text: st})), el('th', {text: 'Left'}), el('th', {text: 'Needed'}));
   const rows = x.requests.map((r) => el('tr', {}, el('td', {text: `${r.claim} ${r.request}`}), el('td', {class: 'num', text: r.candidates}),
@@ -222,6 +225,11 @@ function renderMap(devices, truncated) {
       el('div', {class: 'cells'}, ...ds.map(deviceCell))));
   }
   if (devices.length === 0) map.append(el('span', {class: 'muted', text: 'No devices.'}));
+  else {
+    map.prepend(el('div', {class: 'legend', style: 'flex-basis:100%'},
+      legendItem('s-allocated', 'allocated'), legendItem('s-tainted', 'tainted'), legendItem('s-free', 'free'),
+      legendItem('s-blocked', 'free, but its shared counters are used up (another partition holds them)')));
+  }
   if (truncated) map.append(el('div', {class: 'muted', text: 'More devices than shown.'}));
 }
 

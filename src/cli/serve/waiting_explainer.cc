@@ -1,0 +1,62 @@
+#include "cli/serve/waiting_explainer.h"
+
+#include <utility>
+
+namespace dra::cli::serve {
+
+WaitingExplainer::WaitingExplainer(api::FeatureGates gates, std::chrono::milliseconds max_age)
+    : gates_(gates), max_age_(max_age), latest_(std::make_shared<const Explained>()) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+WaitingExplainer::~WaitingExplainer() { Stop(); }
+
+void WaitingExplainer::Offer(scheduler::Cluster& cluster) {
+  std::vector<std::string> waiting = WaitingPods(cluster);
+  const auto now = std::chrono::steady_clock::now();
+  MutexLock lock(mu_);
+  if (taken_any_ && waiting == offered_ && now - offered_at_ < max_age_) return;
+  taken_any_ = true;
+  offered_ = std::move(waiting);
+  offered_at_ = now;
+  next_ = std::make_unique<scheduler::Cluster>(std::move(cluster));
+  cv_.NotifyAll();
+}
+
+std::shared_ptr<const Explained> WaitingExplainer::Latest() const {
+  MutexLock lock(mu_);
+  return latest_;
+}
+
+void WaitingExplainer::Stop() {
+  {
+    MutexLock lock(mu_);
+    stopped_ = true;
+    cv_.NotifyAll();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void WaitingExplainer::Run() {
+  while (true) {
+    std::unique_ptr<scheduler::Cluster> cluster;
+    std::uint64_t generation = 0;
+    {
+      MutexLock lock(mu_);
+      while (!stopped_ && next_ == nullptr) cv_.Wait(mu_);
+      if (stopped_) return;
+      cluster = std::move(next_);
+      generation = latest_->generation + 1;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto explained = std::make_shared<Explained>();
+    explained->pods = ExplainWaiting(std::move(*cluster), gates_);
+    explained->generation = generation;
+    explained->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MutexLock lock(mu_);
+    latest_ = std::move(explained);
+  }
+}
+
+}  // namespace dra::cli::serve
