@@ -86,7 +86,8 @@ struct PendingPod {
   // The allocator stage that blocks it (allocator::StageName: "count",
   // "classSelector", ...); "claim" when it waits for a claim that does not
   // exist yet; "schedulable" when a node fits it now; "other" when what
-  // keeps it is not DRA (kube-scheduler's message says what).
+  // keeps it is not DRA (kube-scheduler's message says what); "unexplained"
+  // until ExplainWaiting has seen it.
   std::string stage;
   std::string message;              // kube-scheduler's PodScheduled message, else dra's reason
   std::string explanation;          // dra's explanation text for the closest node, if any

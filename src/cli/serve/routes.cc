@@ -106,25 +106,8 @@ metrics::HttpStream EventStream(StatePublisher& states) {
   };
 }
 
-}  // namespace
-
-std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
-                                                        metrics::Registry& registry,
-                                                        ClusterSource& source) {
-  std::map<std::string, metrics::HttpHandler> routes;
-  for (const Asset& asset : DashboardAssets()) {
-    routes[std::string(asset.path)] = [asset] {
-      metrics::HttpAnswer a{200, std::string(asset.content_type), std::string(asset.body), {}, {}};
-      // Only dra's own scripts and styles run; nothing from the cluster can.
-      a.headers.emplace_back("Content-Security-Policy",
-                             "default-src 'none'; script-src 'self'; style-src 'self'; "
-                             "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
-                             "base-uri 'none'; form-action 'none'");
-      a.headers.emplace_back("X-Content-Type-Options", "nosniff");
-      a.headers.emplace_back("Cache-Control", "no-cache");
-      return a;
-    };
-  }
+// /metrics: the registry's text, kept per state.
+metrics::HttpHandler MetricsHandler(metrics::Registry& registry, StatePublisher& states) {
   // The exposition of a state is written once: scrapes of the same state
   // (several Prometheus servers, a scrape interval shorter than the time
   // between changes) get the same text. A stale state is written again each
@@ -135,7 +118,7 @@ std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
     std::int64_t second DRA_GUARDED_BY(mu) = -1;
     std::shared_ptr<const std::string> text DRA_GUARDED_BY(mu);
   };
-  routes["/metrics"] = [&registry, &states, cache = std::make_shared<Exposition>()] {
+  return [&registry, &states, cache = std::make_shared<Exposition>()] {
     std::shared_ptr<const DashboardState> s = states.Current();
     const std::uint64_t generation = s != nullptr ? s->generation : 0;
     const std::int64_t second = s != nullptr && s->stale_since != 0 ? Now() : 0;
@@ -155,12 +138,10 @@ std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
     }
     return metrics::HttpAnswer{200, metrics::kTextContentType, *text, {}, {}};
   };
-  routes["/healthz"] = [&states, &source] {
-    if (states.Current() == nullptr || !source.Synced()) {
-      return metrics::HttpAnswer{503, "text/plain; charset=utf-8", "syncing\n", {}, {}};
-    }
-    return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n", {}, {}};
-  };
+}
+
+// The JSON API and the event stream.
+void AddApiRoutes(StatePublisher& states, std::map<std::string, metrics::HttpHandler>& routes) {
   routes["/api/summary"] = [&states](const metrics::HttpRequest& r) {
     if (auto bad = CheckParams(r, {})) return JsonError(400, *bad);
     auto s = states.Current();
@@ -203,6 +184,35 @@ std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
     a.headers.emplace_back("Cache-Control", "no-store");
     return a;
   };
+}
+
+}  // namespace
+
+std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
+                                                        metrics::Registry& registry,
+                                                        ClusterSource& source) {
+  std::map<std::string, metrics::HttpHandler> routes;
+  for (const Asset& asset : DashboardAssets()) {
+    routes[std::string(asset.path)] = [asset] {
+      metrics::HttpAnswer a{200, std::string(asset.content_type), std::string(asset.body), {}, {}};
+      // Only dra's own scripts and styles run; nothing from the cluster can.
+      a.headers.emplace_back("Content-Security-Policy",
+                             "default-src 'none'; script-src 'self'; style-src 'self'; "
+                             "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+                             "base-uri 'none'; form-action 'none'");
+      a.headers.emplace_back("X-Content-Type-Options", "nosniff");
+      a.headers.emplace_back("Cache-Control", "no-cache");
+      return a;
+    };
+  }
+  routes["/metrics"] = MetricsHandler(registry, states);
+  routes["/healthz"] = [&states, &source] {
+    if (states.Current() == nullptr || !source.Synced()) {
+      return metrics::HttpAnswer{503, "text/plain; charset=utf-8", "syncing\n", {}, {}};
+    }
+    return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n", {}, {}};
+  };
+  AddApiRoutes(states, routes);
   return routes;
 }
 

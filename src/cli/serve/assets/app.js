@@ -24,6 +24,13 @@ function el(tag, attrs, ...children) {
 }
 
 const fmt = new Intl.NumberFormat('en');
+// Past this many rows, tables show the first (pools: the fullest) and say
+// how many more there are: the search box finds the rest.
+const kTableRows = 50;
+
+function moreNote(shown, all, what) {
+  return all > shown ? el('p', {class: 'muted', text: `Showing ${shown} of ${fmt.format(all)} ${what}; search to find the others.`}) : null;
+}
 const pct = (part, whole) => (whole > 0 ? Math.round((100 * part) / whole) : 0);
 const total = (t) => t.free + t.allocated + t.tainted;
 
@@ -164,24 +171,29 @@ function renderPending(s) {
     box.replaceChildren(el('span', {class: 'muted', text: 'No pod waits for devices.'}));
     return;
   }
-  const rows = s.pending.map((p) => el('tr', {'data-pod': `${p.namespace}/${p.name}`},
+  const pending = s.pending.slice(0, 2 * kTableRows);
+  const rows = pending.map((p) => el('tr', {'data-pod': `${p.namespace}/${p.name}`},
     el('td', {text: `${p.namespace}/${p.name}`}),
     el('td', {}, el('span', {class: 'badge ' + p.stage, text: p.stage})),
     el('td', {class: 'msg'}, el('div', {text: p.message}),
       p.explanation ? el('details', {}, el('summary', {text: 'why, device by device'}), explanationTable(p.explanation)) : null)));
   box.replaceChildren(el('table', {}, el('thead', {}, el('tr', {}, el('th', {text: 'Pod'}), el('th', {text: 'Blocked at'}), el('th', {text: 'Reason'}))),
-    el('tbody', {}, ...rows)));
+    el('tbody', {}, ...rows)), moreNote(pending.length, s.pending.length, 'waiting pods'));
 }
 
 function renderPools(s) {
-  const rows = s.pools.map((p) => el('tr', {},
+  const share = (p) => (total(p.devices) ? p.devices.allocated / total(p.devices) : 0);
+  const pools = s.pools.length > kTableRows
+    ? [...s.pools].sort((a, b) => share(b) - share(a)).slice(0, kTableRows) : s.pools;
+  const rows = pools.map((p) => el('tr', {},
     el('td', {}, el('button', {class: 'link', type: 'button', text: `${p.driver} / ${p.pool}`, onclick: () => showMap('pool', `${p.driver}/${p.pool}`)}),
       p.complete ? null : el('div', {class: 'muted', text: 'incomplete: slices missing'})),
     el('td', {text: p.node || '(not node-local)'}),
     el('td', {}, stack(p.devices), el('div', {class: 'muted', text: tallyText(p.devices)})),
     el('td', {}, p.counters.length ? useRows(p.counters) : null, p.capacity.length ? useRows(p.capacity) : null)));
   $('pools').replaceChildren(el('table', {}, el('thead', {}, el('tr', {}, el('th', {text: 'Driver / pool'}), el('th', {text: 'Node'}),
-    el('th', {text: 'Devices'}), el('th', {text: 'Shared counters and capacity (consumed / total)'}))), el('tbody', {}, ...rows)));
+    el('th', {text: 'Devices'}), el('th', {text: 'Shared counters and capacity (consumed / total)'}))), el('tbody', {}, ...rows)),
+    moreNote(pools.length, s.pools.length, 'pools, the fullest first'));
 }
 
 function deviceCell(d) {
@@ -270,6 +282,7 @@ async function refresh() {
   try {
     const r = await fetch('/api/summary');
     if (r.ok) render(await r.json());
+    else if (r.status === 503) $('updated').textContent = 'reading the cluster: the first state is not computed yet';
     if (openMap) await loadMap();
   } finally {
     loading = false;
