@@ -203,4 +203,50 @@ bool DeviceFilter::Matches(const api::ResourceSlice& slice, const api::Device& d
   return true;
 }
 
+CounterLedger PoolCounters(const PoolSlices& pool) {
+  CounterLedger ledger;
+  for (const api::ResourceSlice* slice : pool.slices) {
+    for (const api::CounterSet& set : slice->spec.shared_counters) {
+      for (const auto& [name, counter] : set.counters) {
+        ledger[set.name][name] = Use{counter.value, counter.value.Sub(counter.value)};
+      }
+    }
+  }
+  return ledger;
+}
+
+void Consume(CounterLedger& ledger, const api::Device& device) {
+  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
+    auto set = ledger.find(c.counter_set);
+    if (set == ledger.end()) continue;
+    for (const auto& [name, counter] : c.counters) {
+      auto it = set->second.find(name);
+      if (it != set->second.end()) it->second.consumed = it->second.consumed.Add(counter.value);
+    }
+  }
+}
+
+bool FitsCounters(const CounterLedger& ledger, const api::Device& device, bool* partly_consumed) {
+  bool fits = true;
+  bool partial = false;
+  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
+    auto set = ledger.find(c.counter_set);
+    if (set == ledger.end()) {
+      fits = false;
+      continue;
+    }
+    for (const auto& [name, counter] : c.counters) {
+      auto it = set->second.find(name);
+      if (it == set->second.end()) {
+        fits = false;
+        continue;
+      }
+      partial = partial || !it->second.consumed.IsZero();
+      if (it->second.total.Sub(it->second.consumed).Compare(counter.value) < 0) fits = false;
+    }
+  }
+  if (partly_consumed != nullptr) *partly_consumed = partial;
+  return fits;
+}
+
 }  // namespace dra::cli::get

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "cli/get/cluster_objects.h"
+#include "dra/api/quantity.h"
 #include "dra/cel/program.h"
 #include "dra/util/result.h"
 
@@ -60,6 +62,28 @@ struct PoolSlices {
   std::vector<const api::ResourceSlice*> slices;  // newest generation, input order
   bool complete() const { return static_cast<std::int64_t>(slices.size()) == resource_slice_count; }
 };
+
+// A total and what allocations take of it (shared counters, consumable
+// capacity), exact.
+struct Use {
+  api::Quantity total;
+  api::Quantity consumed;
+};
+
+// A pool's shared counters: counter set -> counter -> use.
+using CounterLedger = std::map<std::string, std::map<std::string, Use>>;
+
+// The counters of the pool's slices, nothing consumed (zero in each total's
+// format, so that sums print as the total does: "40Gi").
+CounterLedger PoolCounters(const PoolSlices& pool);
+// Adds what `device` (an allocated one) consumes.
+void Consume(CounterLedger& ledger, const api::Device& device);
+// Whether what the ledger leaves covers what `device` consumes; a counter set
+// or counter the pool does not have never does (the allocator rejects the
+// device). `partly_consumed`, when given, is set when a counter the device
+// draws on is partly consumed.
+bool FitsCounters(const CounterLedger& ledger, const api::Device& device,
+                  bool* partly_consumed = nullptr);
 
 // Pools sorted by (driver, pool). REQUIRES: `slices` outlives the result.
 std::vector<PoolSlices> GroupPools(const std::vector<api::ResourceSlice>& slices);

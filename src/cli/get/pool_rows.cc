@@ -1,49 +1,9 @@
 #include "cli/get/pool_rows.h"
 
-#include <map>
 #include <set>
 #include <utility>
 
 namespace dra::cli::get {
-namespace {
-
-// Counters left in a pool: counter set -> counter -> value.
-using CounterLedger = std::map<std::string, std::map<std::string, api::Quantity>>;
-
-CounterLedger PoolCounters(const PoolSlices& pool) {
-  CounterLedger ledger;
-  for (const api::ResourceSlice* slice : pool.slices) {
-    for (const api::CounterSet& set : slice->spec.shared_counters) {
-      for (const auto& [name, counter] : set.counters) ledger[set.name][name] = counter.value;
-    }
-  }
-  return ledger;
-}
-
-void Consume(CounterLedger& ledger, const api::Device& device) {
-  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
-    auto set = ledger.find(c.counter_set);
-    if (set == ledger.end()) continue;
-    for (const auto& [name, counter] : c.counters) {
-      auto it = set->second.find(name);
-      if (it != set->second.end()) it->second = it->second.Sub(counter.value);
-    }
-  }
-}
-
-bool Fits(const CounterLedger& ledger, const api::Device& device) {
-  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
-    auto set = ledger.find(c.counter_set);
-    if (set == ledger.end()) return false;  // an unknown set: the allocator rejects the device
-    for (const auto& [name, counter] : c.counters) {
-      auto it = set->second.find(name);
-      if (it == set->second.end() || it->second.Compare(counter.value) < 0) return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
 
 Result<std::vector<PoolRow>> PoolRows(const ClusterObjects& objects, const GetFilters& filters) {
   Result<DeviceFilter> filter = DeviceFilter::Make(objects, filters);
@@ -88,7 +48,7 @@ Result<std::vector<PoolRow>> PoolRows(const ClusterObjects& objects, const GetFi
       ++row.devices;
       if (e.allocated) {
         ++row.allocated;
-      } else if (Fits(ledger, *e.device)) {
+      } else if (FitsCounters(ledger, *e.device)) {
         ++row.free;
       }
       if (!taints.TaintsOf(*e.slice, *e.device).empty()) ++row.tainted;

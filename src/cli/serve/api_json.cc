@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <ctime>
 #include <set>
 #include <utility>
 
@@ -84,15 +83,6 @@ std::string Lower(std::string s) {
 }
 
 }  // namespace
-
-std::string Rfc3339(std::int64_t unix_seconds) {
-  std::time_t t = static_cast<std::time_t>(unix_seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "api/codec/time_format.h"
 #include "cli/serve/dashboard_state.h"
 
 namespace dra::cli::serve {
@@ -25,7 +26,9 @@ std::string DevicesJson(const DashboardState& state, const std::string& node,
 // claims whose name contains TEXT (case-insensitive), at most `limit`.
 std::string SearchJson(const DashboardState& state, const std::string& query, std::size_t limit);
 
-// "2026-12-03T10:00:00Z".
-std::string Rfc3339(std::int64_t unix_seconds);
+// "2026-12-03T10:00:00Z" (metav1.Time's text).
+inline std::string Rfc3339(std::int64_t unix_seconds) {
+  return api::codec::FormatRfc3339(api::Time::FromUnix(unix_seconds));
+}
 
 }  // namespace dra::cli::serve

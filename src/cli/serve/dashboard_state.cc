@@ -26,56 +26,6 @@
 namespace dra::cli::serve {
 namespace {
 
-// Counter set -> counter -> use, for one pool.
-using CounterLedger = std::map<std::string, std::map<std::string, Use>>;
-
-CounterLedger PoolCounters(const get::PoolSlices& pool) {
-  CounterLedger ledger;
-  for (const api::ResourceSlice* slice : pool.slices) {
-    for (const api::CounterSet& set : slice->spec.shared_counters) {
-      for (const auto& [name, counter] : set.counters) {
-        ledger[set.name][name] = Use{counter.value, counter.value.Sub(counter.value)};
-      }
-    }
-  }
-  return ledger;
-}
-
-void Consume(CounterLedger& ledger, const api::Device& device) {
-  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
-    auto set = ledger.find(c.counter_set);
-    if (set == ledger.end()) continue;
-    for (const auto& [name, counter] : c.counters) {
-      auto it = set->second.find(name);
-      if (it != set->second.end()) it->second.consumed = it->second.consumed.Add(counter.value);
-    }
-  }
-}
-
-// Whether what the allocated devices left of each counter covers `device`,
-// and whether any counter it draws from is partly consumed.
-std::pair<bool, bool> CounterFit(const CounterLedger& ledger, const api::Device& device) {
-  bool fits = true;
-  bool partial = false;
-  for (const api::DeviceCounterConsumption& c : device.consumes_counters) {
-    auto set = ledger.find(c.counter_set);
-    if (set == ledger.end()) {
-      fits = false;  // an unknown set: the allocator rejects the device
-      continue;
-    }
-    for (const auto& [name, counter] : c.counters) {
-      auto it = set->second.find(name);
-      if (it == set->second.end()) {
-        fits = false;
-        continue;
-      }
-      if (!it->second.consumed.IsZero()) partial = true;
-      if (it->second.total.Sub(it->second.consumed).Compare(counter.value) < 0) fits = false;
-    }
-  }
-  return {fits, partial};
-}
-
 // The value of the first string attribute named `name` in any domain.
 std::string StringAttribute(const api::Device& device, std::string_view name) {
   for (const auto& [key, attribute] : device.attributes) {
@@ -201,12 +151,12 @@ void ComputeDevices(const scheduler::Cluster& cluster, DashboardState& out) {
   get::AllocationIndex allocations(cluster.claims);
   get::TaintIndex taints(cluster.taint_rules);
   for (const get::PoolSlices& pool : get::GroupPools(cluster.slices)) {
-    CounterLedger ledger = PoolCounters(pool);
+    get::CounterLedger ledger = get::PoolCounters(pool);
     const std::size_t first = out.devices.size();
     for (const api::ResourceSlice* slice : pool.slices) {
       for (const api::Device& device : slice->spec.devices) {
         out.devices.push_back(MakeCell(pool, *slice, device, allocations, taints));
-        if (out.devices.back().state == DeviceState::kAllocated) Consume(ledger, device);
+        if (out.devices.back().state == DeviceState::kAllocated) get::Consume(ledger, device);
       }
     }
     PoolSummary summary;
@@ -218,9 +168,7 @@ void ComputeDevices(const scheduler::Cluster& cluster, DashboardState& out) {
       for (const api::Device& device : slice->spec.devices) {
         DeviceCell& cell = out.devices[i++];
         if (cell.state == DeviceState::kFree) {
-          auto [fits, partial] = CounterFit(ledger, device);
-          cell.blocked_by_counters = !fits;
-          cell.partially_consumed = partial;
+          cell.blocked_by_counters = !get::FitsCounters(ledger, device, &cell.partially_consumed);
         }
         if (summary.node.empty() && !cell.node.empty()) summary.node = cell.node;
         summary.devices.Count(cell);

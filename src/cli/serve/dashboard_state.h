@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/get/cluster_index.h"
 #include "cli/serve/cluster_source.h"
 #include "dra/api/feature_gates.h"
 #include "dra/api/quantity.h"
@@ -23,12 +24,8 @@ namespace dra::cli::serve {
 enum class DeviceState : std::uint8_t { kFree, kAllocated, kTainted };
 const char* DeviceStateName(DeviceState state);  // "free", "allocated", "tainted"
 
-// A total and what allocations take of it (shared counters, consumable
-// capacity), exact.
-struct Use {
-  api::Quantity total;
-  api::Quantity consumed;
-};
+// A total and what allocations take of it, exact (shared with dra get).
+using Use = get::Use;
 
 struct DeviceCell {
   std::string driver, pool, name;
