@@ -5,7 +5,12 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
+#include <memory>
+#include <memory_resource>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -84,13 +89,31 @@ struct Notification {
   std::optional<ApiError> error;
 };
 
+// The cache: key to object. Its entries live in a pool of their own: a cache
+// is filled while the documents of a list (often the largest allocations of
+// the program, and other informers' lists at the same time) come and go, and
+// small entries scattered among those would keep most freed pages resident.
+// A list builds a new index and the old one goes whole.
+struct CacheIndex {
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Map = std::pmr::unordered_map<std::pmr::string, ErasedObject, Hash, std::equal_to<>>;
+  // Declared first: destroyed after the map whose entries it holds. Chunks
+  // of at most 256 blocks, so that little of the last chunk of a size is
+  // left unused (the default doubles chunks up to thousands of blocks).
+  std::pmr::unsynchronized_pool_resource pool{std::pmr::pool_options{256, 0}};
+  Map map{&pool};
+};
+
 struct InformerCore::State {
   std::shared_ptr<ListerWatcher> source;
   ErasedHandlers handlers;
   InformerOptions options;
 
   mutable SharedMutex cache_mu;
-  std::unordered_map<std::string, ErasedObject> cache DRA_GUARDED_BY(cache_mu);
+  std::unique_ptr<CacheIndex> index DRA_GUARDED_BY(cache_mu) = std::make_unique<CacheIndex>();
 
   Mutex mu;
   CondVar cv;
@@ -217,28 +240,35 @@ void InformerCore::State::Replace(std::vector<json::Value>&& items, bool initial
   std::vector<Notification> out;
   {
     WriterLock lock(cache_mu);
-    std::unordered_map<std::string, ErasedObject> next;
+    auto next_index = std::make_unique<CacheIndex>();
+    CacheIndex::Map& next = next_index->map;
+    const CacheIndex::Map& cache = index->map;
     next.reserve(fresh.size());
     for (auto& [key, obj] : fresh) {
-      auto old = cache.find(key);
+      auto old = cache.find(std::string_view(key));
+      auto known = next.find(std::string_view(key));
       if (obj == nullptr) {  // transform failed: keep what was known
-        if (old != cache.end()) next[key] = old->second;
+        if (old != cache.end() && known == next.end()) next.emplace(key, old->second);
         continue;
       }
       if (old != cache.end()) {
         out.push_back({Notification::Kind::kUpdate, old->second, obj, false, {}});
-      } else if (next.count(key) != 0) {
-        out.push_back({Notification::Kind::kUpdate, next[key], obj, false, {}});
+      } else if (known != next.end()) {
+        out.push_back({Notification::Kind::kUpdate, known->second, obj, false, {}});
       } else {
         out.push_back({Notification::Kind::kAdd, nullptr, obj, initial, {}});
       }
-      next[key] = obj;
+      if (known != next.end()) {
+        known->second = obj;
+      } else {
+        next.emplace(key, obj);
+      }
     }
-    for (auto& [key, obj] : cache) {
-      if (next.count(key) == 0)
+    for (const auto& [key, obj] : cache) {
+      if (next.find(std::string_view(key)) == next.end())
         out.push_back({Notification::Kind::kDelete, nullptr, obj, true, {}});
     }
-    cache = std::move(next);
+    index.swap(next_index);
   }
   if (initial) out.push_back({Notification::Kind::kSynced, nullptr, nullptr, false, {}});
   {
@@ -264,7 +294,8 @@ bool InformerCore::State::HandleEvent(WatchEvent&& event) {
   Notification n{Notification::Kind::kAdd, nullptr, nullptr, false, {}};
   {
     WriterLock lock(cache_mu);
-    auto old = cache.find(key);
+    CacheIndex::Map& cache = index->map;
+    auto old = cache.find(std::string_view(key));
     if (event.type == "DELETED") {
       if (old == cache.end()) return true;  // never known: nothing to tell
       n = {Notification::Kind::kDelete, nullptr, obj != nullptr ? obj : old->second, false, {}};
@@ -276,7 +307,7 @@ bool InformerCore::State::HandleEvent(WatchEvent&& event) {
         old->second = obj;
       } else {
         n = {Notification::Kind::kAdd, nullptr, obj, false, {}};
-        cache.emplace(std::move(key), obj);
+        cache.emplace(key, obj);
       }
     }
   }
@@ -389,8 +420,8 @@ void InformerCore::State::RunDispatcher() {
       std::vector<ErasedObject> all;
       {
         ReaderLock cache_lock(cache_mu);
-        all.reserve(cache.size());
-        for (const auto& [key, obj] : cache) all.push_back(obj);
+        all.reserve(index->map.size());
+        for (const auto& [key, obj] : index->map) all.push_back(obj);
       }
       for (const ErasedObject& o : all) {
         if (stop.load()) break;
@@ -454,15 +485,17 @@ bool InformerCore::WaitForSync(std::chrono::milliseconds timeout) const {
 std::vector<ErasedObject> InformerCore::Snapshot() const {
   ReaderLock lock(state_->cache_mu);
   std::vector<ErasedObject> out;
-  out.reserve(state_->cache.size());
-  for (const auto& [key, obj] : state_->cache) out.push_back(obj);
+  const CacheIndex::Map& cache = state_->index->map;
+  out.reserve(cache.size());
+  for (const auto& [key, obj] : cache) out.push_back(obj);
   return out;
 }
 
 ErasedObject InformerCore::Get(std::string_view key) const {
   ReaderLock lock(state_->cache_mu);
-  auto it = state_->cache.find(std::string(key));
-  return it != state_->cache.end() ? it->second : nullptr;
+  const CacheIndex::Map& cache = state_->index->map;
+  auto it = cache.find(key);
+  return it != cache.end() ? it->second : nullptr;
 }
 
 std::string InformerCore::LastSyncResourceVersion() const {
