@@ -8,6 +8,7 @@
 #include <charconv>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 namespace dra::metrics {
 namespace {
@@ -93,7 +94,10 @@ class HttplibServer final : public HttpServer {
     res.status = answer.status;
     for (const auto& [name, value] : answer.headers) res.set_header(name, value);
     if (!answer.stream) {
-      res.set_content(answer.body, answer.content_type.c_str());
+      // As set_content, without copying the body (megabytes for /metrics).
+      res.body = std::move(answer.body);
+      res.headers.erase("Content-Type");
+      res.set_header("Content-Type", answer.content_type);
       return;
     }
     if (streams_.fetch_add(1) >= options_.max_streams) {

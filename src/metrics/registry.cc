@@ -35,7 +35,7 @@ void AppendNumber(std::string& out, double v) {
 }
 
 // HELP text escapes backslash and newline; label values also escape '"'.
-void AppendEscaped(std::string& out, const std::string& text, bool quote) {
+void AppendEscaped(std::string& out, std::string_view text, bool quote) {
   for (char c : text) {
     if (c == '\\') {
       out += "\\\\";
@@ -76,12 +76,32 @@ std::vector<double> DefaultBuckets() {
 }
 
 Family::Family(std::string name, std::string help, Type type, std::vector<std::string> labels,
-               std::vector<double> buckets)
+               std::vector<double> buckets, WriteSamples write)
     : name_(std::move(name)),
       help_(std::move(help)),
       type_(type),
       labels_(std::move(labels)),
-      buckets_(std::move(buckets)) {}
+      buckets_(std::move(buckets)),
+      write_(std::move(write)) {}
+
+void SampleWriter::Write(std::initializer_list<std::string_view> values, double v) {
+  out_ += name_;
+  if (!labels_.empty()) {
+    out_ += '{';
+    auto value = values.begin();
+    for (std::size_t i = 0; i < labels_.size(); ++i) {
+      if (i > 0) out_ += ',';
+      out_ += labels_[i];
+      out_ += "=\"";
+      if (value != values.end()) AppendEscaped(out_, *value++, true);
+      out_ += '"';
+    }
+    out_ += '}';
+  }
+  out_ += ' ';
+  AppendNumber(out_, v);
+  out_ += '\n';
+}
 
 Family::Series& Family::At(const std::vector<std::string>& values) {
   Series& s = series_[values];
@@ -125,6 +145,11 @@ void Family::Expose(std::string& out) const {
   out += "# HELP " + name_ + " ";
   AppendEscaped(out, help_, false);
   out += "\n# TYPE " + name_ + " " + kTypeNames[static_cast<int>(type_)] + "\n";
+  if (write_) {
+    SampleWriter writer(out, name_, labels_);
+    write_(writer);
+    return;
+  }
   MutexLock lock(mu_);
   for (const auto& [values, s] : series_) {
     if (type_ != Type::kHistogram) {
@@ -158,7 +183,8 @@ void Family::Expose(std::string& out) const {
 }
 
 Family& Registry::Get(const std::string& name, const std::string& help, Type type,
-                      std::vector<std::string> labels, std::vector<double> buckets) {
+                      std::vector<std::string> labels, std::vector<double> buckets,
+                      WriteSamples write) {
   if (!ValidName(name, true)) throw std::invalid_argument("metric name " + name);
   for (const auto& l : labels) {
     if (!ValidName(l, false) || l == "le") throw std::invalid_argument("label name " + l);
@@ -167,7 +193,8 @@ Family& Registry::Get(const std::string& name, const std::string& help, Type typ
   MutexLock lock(mu_);
   auto& slot = families_[name];
   if (!slot) {
-    slot = std::make_unique<Family>(name, help, type, std::move(labels), std::move(buckets));
+    slot = std::make_unique<Family>(name, help, type, std::move(labels), std::move(buckets),
+                                    std::move(write));
   }
   return *slot;
 }
@@ -187,9 +214,21 @@ Family& Registry::Histogram(const std::string& name, const std::string& help,
   return Get(name, help, Type::kHistogram, std::move(labels), std::move(buckets));
 }
 
+Family& Registry::Written(const std::string& name, const std::string& help, Type type,
+                          std::vector<std::string> labels, WriteSamples write) {
+  if (type == Type::kHistogram) throw std::invalid_argument("written histogram " + name);
+  return Get(name, help, type, std::move(labels), {}, std::move(write));
+}
+
 void Registry::AddCollector(std::function<void()> collect) {
   MutexLock lock(collect_mu_);
   collectors_.push_back(std::move(collect));
+}
+
+void Registry::AddCollector(std::function<void()> collect, std::function<void()> release) {
+  MutexLock lock(collect_mu_);
+  collectors_.push_back(std::move(collect));
+  releasers_.push_back(std::move(release));
 }
 
 std::string Registry::Expose() {
@@ -202,8 +241,13 @@ std::string Registry::Expose() {
     MutexLock lock(mu_);
     for (const auto& [name, f] : families_) families.push_back(f.get());
   }
+  // Sized as the last text, so that a large one is one allocation rather
+  // than a chain of doublings.
   std::string out;
+  out.reserve(last_size_ + last_size_ / 8);
   for (const Family* f : families) f->Expose(out);
+  for (auto& r : releasers_) r();
+  last_size_ = out.size();
   return out;
 }
 

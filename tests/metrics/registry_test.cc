@@ -72,6 +72,45 @@ TEST(Registry, CollectorsRunBeforeEachExposeAndClearDropsSeries) {
   EXPECT_NE(second.find("pools{pool=\"pool-2\"} 2\n"), std::string::npos);
 }
 
+TEST(Registry, ReleaseRunsAfterTheTextIsWritten) {
+  Registry r;
+  Family& g = r.Gauge("pods", "Pods", {"pod"});
+  int collected = 0;
+  r.AddCollector([&] { g.Set({"p" + std::to_string(++collected)}, 1); }, [&] { g.Clear(); });
+  EXPECT_NE(r.Expose().find("pods{pod=\"p1\"} 1\n"), std::string::npos);
+  EXPECT_EQ(g.Value({"p1"}), 0);  // released once written
+  std::string second = r.Expose();
+  EXPECT_EQ(second.find("p1"), std::string::npos);
+  EXPECT_NE(second.find("pods{pod=\"p2\"} 1\n"), std::string::npos);
+}
+
+TEST(Registry, WrittenFamiliesAreWrittenAtEachExposeInNameOrder) {
+  Registry r;
+  r.Gauge("b_stored", "Stored").Set({}, 1);
+  int writes = 0;
+  r.Written("a_written", "Written \\ help", Type::kGauge, {"pod", "node"}, [&](SampleWriter& w) {
+    ++writes;
+    w.Write({"p\"1\"", "n\\1\n"}, 2);
+    w.Write({"p2", ""}, 0.5);
+  });
+  r.Written("c_total", "Counted", Type::kCounter, {}, [](SampleWriter& w) { w.Write({}, 3); });
+  EXPECT_EQ(r.Expose(),
+            "# HELP a_written Written \\\\ help\n"
+            "# TYPE a_written gauge\n"
+            "a_written{pod=\"p\\\"1\\\"\",node=\"n\\\\1\\n\"} 2\n"
+            "a_written{pod=\"p2\",node=\"\"} 0.5\n"
+            "# HELP b_stored Stored\n"
+            "# TYPE b_stored gauge\n"
+            "b_stored 1\n"
+            "# HELP c_total Counted\n"
+            "# TYPE c_total counter\n"
+            "c_total 3\n");
+  (void)r.Expose();
+  EXPECT_EQ(writes, 2);
+  EXPECT_THROW(r.Written("h", "x", Type::kHistogram, {}, [](SampleWriter&) {}),
+               std::invalid_argument);
+}
+
 TEST(Registry, BadNamesAreProgrammingErrors) {
   Registry r;
   EXPECT_THROW(r.Counter("1abc", "x"), std::invalid_argument);

@@ -13,9 +13,11 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dra/util/mutex.h"
@@ -23,6 +25,25 @@
 namespace dra::metrics {
 
 enum class Type { kCounter, kGauge, kHistogram };
+
+// Appends the samples of a written family (Registry::Written) to the text.
+class SampleWriter {
+ public:
+  // One sample; `values` in the order of the family's label names. The
+  // caller writes each series once.
+  void Write(std::initializer_list<std::string_view> values, double v);
+
+ private:
+  friend class Family;
+  SampleWriter(std::string& out, const std::string& name, const std::vector<std::string>& labels)
+      : out_(out), name_(name), labels_(labels) {}
+  std::string& out_;
+  const std::string& name_;
+  const std::vector<std::string>& labels_;
+};
+
+// Writes a written family's samples; called with no lock of the family held.
+using WriteSamples = std::function<void(SampleWriter&)>;
 
 // The default buckets of a latency histogram in seconds (client_golang's
 // DefBuckets).
@@ -33,7 +54,7 @@ std::vector<double> DefaultBuckets();
 class Family {
  public:
   Family(std::string name, std::string help, Type type, std::vector<std::string> labels,
-         std::vector<double> buckets);
+         std::vector<double> buckets, WriteSamples write = {});
 
   // Counter or gauge: adds `v` (a counter ignores negative v).
   void Add(const std::vector<std::string>& values, double v = 1);
@@ -65,6 +86,7 @@ class Family {
   const Type type_;
   const std::vector<std::string> labels_;
   const std::vector<double> buckets_;  // upper bounds, ascending, without +Inf
+  const WriteSamples write_;           // a written family: its samples, instead of series_
   mutable Mutex mu_;
   std::map<std::vector<std::string>, Series> series_ DRA_GUARDED_BY(mu_);
 };
@@ -84,22 +106,36 @@ class Registry {
                     std::vector<std::string> labels = {},
                     std::vector<double> buckets = DefaultBuckets());
 
+  // A counter or gauge whose samples `write` appends at each Expose, after
+  // the collectors: for large families recomputed from a snapshot, which
+  // then are neither stored nor sorted between expositions. Its series must
+  // not be set through the Family.
+  Family& Written(const std::string& name, const std::string& help, Type type,
+                  std::vector<std::string> labels, WriteSamples write);
+
   // Runs before each Expose, e.g. to recompute gauges from current state.
   // Collectors run one at a time, in the order added, and no other Expose
   // runs from the first collector until the text is written.
   void AddCollector(std::function<void()> collect);
+  // Also runs `release` after each Expose has written its text, under the
+  // same exclusion, e.g. to clear series that are refilled by `collect`
+  // each time and need not be held in between.
+  void AddCollector(std::function<void()> collect, std::function<void()> release);
 
   // Every family, sorted by name, in the text format.
   std::string Expose();
 
  private:
   Family& Get(const std::string& name, const std::string& help, Type type,
-              std::vector<std::string> labels, std::vector<double> buckets);
+              std::vector<std::string> labels, std::vector<double> buckets,
+              WriteSamples write = {});
 
   Mutex mu_;
   std::map<std::string, std::unique_ptr<Family>> families_ DRA_GUARDED_BY(mu_);
   Mutex collect_mu_;  // held through each Expose, collectors included
   std::vector<std::function<void()>> collectors_ DRA_GUARDED_BY(collect_mu_);
+  std::vector<std::function<void()>> releasers_ DRA_GUARDED_BY(collect_mu_);
+  std::size_t last_size_ DRA_GUARDED_BY(collect_mu_) = 0;  // of the last text
 };
 
 // The Content-Type of Expose's text.
