@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <span>
+#include <string_view>
 #include <utility>
 
 #include "dra/json/build.h"
@@ -50,33 +52,51 @@ Value PendingValue(const PendingPod& p) {
   Put(v, "message", Str(p.message));
   Put(v, "node", Str(p.node));
   Put(v, "claims", json::StringArray(p.claims));
-  Put(v, "explanation", p.explanation_json);
+  Value explanation;  // null when none
+  if (!p.explanation_json.empty()) {
+    if (Result<Value> parsed = json::ParseJson(p.explanation_json); parsed.ok()) {
+      explanation = std::move(*parsed);
+    }
+  }
+  Put(v, "explanation", std::move(explanation));
   Put(v, "explanationText", Str(p.explanation));
   return v;
 }
 
-Value DeviceValue(const DeviceCell& d) {
+Value Strs(const DashboardState& s, std::span<const TextTable::Id> ids) {
+  Value out = Value::Array();
+  for (TextTable::Id id : ids) json::Push(out, Str(std::string(s.Text(id))));
+  return out;
+}
+
+Value DeviceValue(const DashboardState& s, const DeviceCell& d) {
+  auto text = [&s](TextTable::Id id) { return Str(std::string(s.Text(id))); };
   Value v = Value::Object();
-  Put(v, "driver", Str(d.driver));
-  Put(v, "pool", Str(d.pool));
-  Put(v, "name", Str(d.name));
-  Put(v, "node", Str(d.node));
-  if (!d.reach.empty()) Put(v, "reach", Str(d.reach));
+  Put(v, "driver", text(d.driver));
+  Put(v, "pool", text(d.pool));
+  Put(v, "name", text(d.name));
+  Put(v, "node", text(d.node));
+  if (d.reach != TextTable::kEmpty) Put(v, "reach", text(d.reach));
   Put(v, "state", Str(DeviceStateName(d.state)));
   Put(v, "partiallyConsumed", Value::Bool(d.partially_consumed));
   Put(v, "blockedByCounters", Value::Bool(d.blocked_by_counters));
-  Put(v, "counterSet", Str(d.counter_set));
+  Put(v, "counterSet", text(d.counter_set));
   Put(v, "shared", Value::Bool(d.shared));
-  Put(v, "capacity", UsesValue(d.capacity));
-  Put(v, "claims", json::StringArray(d.claims));
-  Put(v, "pods", json::StringArray(d.pods));
-  Put(v, "taints", json::StringArray(d.taints));
-  Put(v, "uuid", Str(d.uuid));
-  Put(v, "product", Str(d.product));
+  Value capacity = Value::Array();
+  for (const NamedUse& c : s.Capacity(d)) {
+    json::Push(capacity, UseValue(std::string(s.Text(c.name)), c.use));
+  }
+  Put(v, "capacity", std::move(capacity));
+  Put(v, "claims", Strs(s, s.Claims(d)));
+  Put(v, "pods", Strs(s, s.Pods(d)));
+  Put(v, "taints", Strs(s, s.Taints(d)));
+  Put(v, "uuid", text(d.uuid));
+  Put(v, "product", text(d.product));
   return v;
 }
 
-std::string Lower(std::string s) {
+std::string Lower(std::string_view text) {
+  std::string s(text);
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
@@ -148,7 +168,7 @@ void PutNodes(const DashboardState& s, Value& v) {
   Put(v, "nodes", std::move(nodes));
   Put(v, "nodesWithoutDevices", Int(without_devices));
   std::int64_t not_node_local = 0;
-  for (const DeviceCell& d : s.devices) not_node_local += d.node.empty() ? 1 : 0;
+  for (const DeviceCell& d : s.devices) not_node_local += d.node == TextTable::kEmpty ? 1 : 0;
   Put(v, "devicesNotNodeLocal", Int(not_node_local));
 }
 
@@ -201,15 +221,20 @@ std::string DevicesJson(const DashboardState& s, const std::string& node, const 
   bool truncated = false;
   for (const DeviceCell& d : s.devices) {
     bool keep = false;
-    if (!node.empty()) keep = d.node == node;
-    if (!pool.empty()) keep = d.driver + "/" + d.pool == pool;
-    if (not_node_local) keep = d.node.empty();
+    if (!node.empty()) keep = s.Text(d.node) == node;
+    if (!pool.empty()) {
+      const std::string_view driver = s.Text(d.driver);
+      keep = pool.size() == driver.size() + 1 + s.Text(d.pool).size() &&
+             pool.compare(0, driver.size(), driver) == 0 && pool[driver.size()] == '/' &&
+             pool.compare(driver.size() + 1, std::string::npos, s.Text(d.pool)) == 0;
+    }
+    if (not_node_local) keep = d.node == TextTable::kEmpty;
     if (!keep) continue;
     if (devices.items.size() == limit) {
       truncated = true;
       break;
     }
-    json::Push(devices, DeviceValue(d));
+    json::Push(devices, DeviceValue(s, d));
   }
   Value v = Value::Object();
   Put(v, "generation", json::Uint(s.generation));
@@ -223,7 +248,7 @@ std::string SearchJson(const DashboardState& s, const std::string& query, std::s
   const std::string q = Lower(query);
   bool truncated = false;
   std::set<std::string> seen;
-  auto add = [&](const std::string& kind, const std::string& name, const std::string& node,
+  auto add = [&](const std::string& kind, const std::string& name, std::string_view node,
                  const std::string& detail) {
     if (!seen.insert(kind + "\n" + name).second) return;
     if (results.items.size() == limit) {
@@ -233,11 +258,11 @@ std::string SearchJson(const DashboardState& s, const std::string& query, std::s
     Value r = Value::Object();
     Put(r, "kind", Str(kind));
     Put(r, "name", Str(name));
-    Put(r, "node", Str(node));
+    Put(r, "node", Str(std::string(node)));
     Put(r, "detail", Str(detail));
     json::Push(results, std::move(r));
   };
-  auto match = [&](const std::string& text) {
+  auto match = [&](std::string_view text) {
     return !q.empty() && Lower(text).find(q) != std::string::npos;
   };
   if (!q.empty()) {
@@ -248,15 +273,17 @@ std::string SearchJson(const DashboardState& s, const std::string& query, std::s
       if (match(p.driver + "/" + p.pool)) add("pool", p.driver + "/" + p.pool, p.node, "");
     }
     for (const DeviceCell& d : s.devices) {
-      if (match(d.name) || match(d.uuid)) {
-        add("device", d.driver + "/" + d.pool + "/" + d.name, d.node,
-            std::string(DeviceStateName(d.state)) + (d.uuid.empty() ? "" : ", uuid " + d.uuid));
+      const std::string_view node = s.Text(d.node), uuid = s.Text(d.uuid);
+      if (match(s.Text(d.name)) || match(uuid)) {
+        add("device", s.DeviceName(d), node,
+            std::string(DeviceStateName(d.state)) +
+                (uuid.empty() ? "" : ", uuid " + std::string(uuid)));
       }
-      for (const std::string& pod : d.pods) {
-        if (match(pod)) add("pod", pod, d.node, d.driver + "/" + d.pool + "/" + d.name);
+      for (TextTable::Id pod : s.Pods(d)) {
+        if (match(s.Text(pod))) add("pod", std::string(s.Text(pod)), node, s.DeviceName(d));
       }
-      for (const std::string& claim : d.claims) {
-        if (match(claim)) add("claim", claim, d.node, d.driver + "/" + d.pool + "/" + d.name);
+      for (TextTable::Id claim : s.Claims(d)) {
+        if (match(s.Text(claim))) add("claim", std::string(s.Text(claim)), node, s.DeviceName(d));
       }
     }
     for (const PendingPod& p : s.pending) {

@@ -19,9 +19,9 @@ std::int64_t UnixNow() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
 class ManifestSource final : public ClusterSource {
  public:
-  ManifestSource(scheduler::Cluster cluster, std::string origin)
-      : cluster_(std::move(cluster)), origin_(std::move(origin)) {}
-  SourceSnapshot Snapshot() override { return SourceSnapshot{cluster_, {}, 0, {}}; }
+  ManifestSource(KeptCluster objects, std::string origin)
+      : objects_(std::move(objects)), origin_(std::move(origin)) {}
+  SourceSnapshot Snapshot() override { return SourceSnapshot{objects_, {}, 0, {}}; }
   std::uint64_t Version() const override { return 1; }
   std::uint64_t WaitForChange(std::uint64_t seen, std::chrono::milliseconds timeout) override {
     MutexLock lock(mu_);
@@ -40,7 +40,7 @@ class ManifestSource final : public ClusterSource {
   std::string Origin() const override { return origin_; }
 
  private:
-  const scheduler::Cluster cluster_;
+  const KeptCluster objects_;
   const std::string origin_;
   Mutex mu_;
   CondVar cv_;
@@ -54,7 +54,7 @@ struct TrackedInformer {
   std::function<kube::InformerStats()> stats;
   std::function<void()> start;
   std::function<void()> stop;
-  std::function<void(scheduler::Cluster&)> copy_into;
+  std::function<void(KeptCluster&)> copy_into;
   // The health check's memory (LiveSource::mu_).
   kube::InformerStats last;
   bool failing = false;
@@ -72,15 +72,17 @@ class LiveSource final : public ClusterSource {
       : typed_(std::move(typed)), server_(std::move(server)) {}
   ~LiveSource() override { Stop(); }
 
-  template <class T>
-  void Add(const kube::ResourceType& type, std::vector<T> scheduler::Cluster::*member) {
+  // Keeps the objects of `type` in `member`.
+  void Add(const kube::ResourceType& type, std::vector<KeptPtr> KeptCluster::*member) {
+    using T = KeptObject;
     auto source =
         std::shared_ptr<kube::ListerWatcher>(kube::NewApiListerWatcher(typed_.objects(), type, ""));
     kube::TypedClient typed = typed_;
-    auto transform = [typed, kind = type.kind, group_version = type.GroupVersion()](
+    auto compressor = std::make_shared<kube::TextCompressor>();
+    auto transform = [typed, compressor, kind = type.kind, group_version = type.GroupVersion()](
                          json::Value&& tree) -> kube::ApiResult<std::shared_ptr<const T>> {
       // managedFields is most of a stored object and nothing dra shows: drop
-      // it before decoding, so the cache never holds it.
+      // it before decoding.
       if (tree.is_object()) {
         for (json::Member& m : tree.members) {
           if (m.key != "metadata" || !m.value.is_object()) continue;
@@ -96,9 +98,10 @@ class LiveSource final : public ClusterSource {
       }
       kube::ApiResult<api::Object> o = typed.Decode(tree);
       if (!o.ok()) return o.error();
-      T* typed_object = std::get_if<T>(&o.value());
-      if (typed_object == nullptr) return kube::ApiError::Protocol("unexpected kind");
-      return std::make_shared<const T>(std::move(*typed_object));
+      if (api::KindOf(*o) != kind) return kube::ApiError::Protocol("unexpected kind");
+      Result<KeptPtr> kept = Keep(std::move(*o), *compressor);
+      if (!kept.ok()) return kube::ApiError::Protocol(kept.error());
+      return std::move(*kept);
     };
     kube::InformerHandlers<T> handlers;
     handlers.on_add = [this](const std::shared_ptr<const T>&, bool) { Changed(); };
@@ -121,16 +124,8 @@ class LiveSource final : public ClusterSource {
     t.stats = [informer] { return informer->Stats(); };
     t.start = [informer] { informer->Start(); };
     t.stop = [informer] { informer->Stop(); };
-    t.copy_into = [informer, member](scheduler::Cluster& cluster) {
-      std::vector<std::shared_ptr<const T>> objects = informer->Snapshot();
-      // A stable order, whatever the cache's: by namespace and name.
-      std::sort(objects.begin(), objects.end(), [](const auto& a, const auto& b) {
-        return std::tie(a->metadata.namespace_, a->metadata.name) <
-               std::tie(b->metadata.namespace_, b->metadata.name);
-      });
-      std::vector<T>& into = cluster.*member;
-      into.reserve(objects.size());
-      for (const auto& o : objects) into.push_back(*o);
+    t.copy_into = [informer, member](KeptCluster& objects) {
+      objects.*member = informer->Snapshot();
     };
     informers_.push_back(std::move(t));
   }
@@ -142,7 +137,7 @@ class LiveSource final : public ClusterSource {
   SourceSnapshot Snapshot() override {
     CheckHealth();
     SourceSnapshot out;
-    for (TrackedInformer& t : informers_) t.copy_into(out.cluster);
+    for (TrackedInformer& t : informers_) t.copy_into(out.objects);
     MutexLock lock(mu_);
     for (const TrackedInformer& t : informers_) {
       out.health.push_back(ResourceHealth{t.resource, t.synced(), t.last});
@@ -242,8 +237,8 @@ class LiveSource final : public ClusterSource {
 
 }  // namespace
 
-std::unique_ptr<ClusterSource> NewManifestSource(scheduler::Cluster cluster, std::string origin) {
-  return std::make_unique<ManifestSource>(std::move(cluster), std::move(origin));
+std::unique_ptr<ClusterSource> NewManifestSource(KeptCluster objects, std::string origin) {
+  return std::make_unique<ManifestSource>(std::move(objects), std::move(origin));
 }
 
 Result<std::unique_ptr<ClusterSource>> StartLiveSource(const kube::ConfigFlags& flags) {
@@ -265,15 +260,14 @@ Result<std::unique_ptr<ClusterSource>> StartLiveSource(const kube::ConfigFlags& 
 
   auto source = std::make_unique<LiveSource>(typed, reader->server);
   const api::ApiVersion v = typed.version();
-  source->Add<api::Node>(kube::Nodes(), &scheduler::Cluster::nodes);
-  source->Add<api::Pod>(kube::Pods(), &scheduler::Cluster::pods);
-  source->Add<api::ResourceClaim>(kube::ResourceClaims(v), &scheduler::Cluster::claims);
-  source->Add<api::ResourceClaimTemplate>(kube::ResourceClaimTemplates(v),
-                                          &scheduler::Cluster::templates);
-  source->Add<api::DeviceClass>(kube::DeviceClasses(v), &scheduler::Cluster::classes);
-  source->Add<api::ResourceSlice>(kube::ResourceSlices(v), &scheduler::Cluster::slices);
+  source->Add(kube::Nodes(), &KeptCluster::nodes);
+  source->Add(kube::Pods(), &KeptCluster::pods);
+  source->Add(kube::ResourceClaims(v), &KeptCluster::claims);
+  source->Add(kube::ResourceClaimTemplates(v), &KeptCluster::templates);
+  source->Add(kube::DeviceClasses(v), &KeptCluster::classes);
+  source->Add(kube::ResourceSlices(v), &KeptCluster::slices);
   if (serves_rules) {
-    source->Add<api::DeviceTaintRule>(kube::DeviceTaintRules(v), &scheduler::Cluster::taint_rules);
+    source->Add(kube::DeviceTaintRules(v), &KeptCluster::taint_rules);
   }
   source->StartAll();
   return std::unique_ptr<ClusterSource>(std::move(source));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/serve/kept_objects.h"
 #include "dra/kube/informer.h"
 #include "dra/kube/kubeconfig.h"
 #include "dra/scheduler/cluster.h"
@@ -23,9 +24,10 @@ struct ResourceHealth {
   kube::InformerStats stats;
 };
 
-// A consistent copy of the cluster's DRA objects, and how current it is.
+// The cluster's DRA objects at one moment (shared with the source, never
+// copied), and how current they are.
 struct SourceSnapshot {
-  scheduler::Cluster cluster;
+  KeptCluster objects;
   std::vector<ResourceHealth> health;  // empty for manifests
   // Unix seconds since which the source has not been able to follow the
   // cluster (a list or watch failing, nothing succeeding since); 0 when it
@@ -38,7 +40,7 @@ struct SourceSnapshot {
 class ClusterSource {
  public:
   virtual ~ClusterSource() = default;
-  // Copies the objects as they are now.
+  // The objects as they are now.
   virtual SourceSnapshot Snapshot() = 0;
   // A number that grows with every change of the objects or of the health.
   virtual std::uint64_t Version() const = 0;
@@ -53,7 +55,7 @@ class ClusterSource {
 };
 
 // A source that never changes.
-std::unique_ptr<ClusterSource> NewManifestSource(scheduler::Cluster cluster, std::string origin);
+std::unique_ptr<ClusterSource> NewManifestSource(KeptCluster objects, std::string origin);
 
 // Connects as kubectl does (kubeconfig, or in-cluster configuration inside a
 // pod) and starts one informer per kind: Nodes, Pods, ResourceClaims,

@@ -16,6 +16,8 @@
 
 #include "cli/explain/pod_report.h"
 #include "cli/get/cluster_index.h"
+#include "cli/serve/claim_facts.h"
+#include "cli/serve/kept_objects.h"
 #include "dra/allocator/allocator.h"
 #include "dra/allocator/explanation.h"
 #include "dra/cel/api_device_view.h"
@@ -48,14 +50,54 @@ std::string TaintText(const api::DeviceTaint& t) {
   return t.key + (t.value.empty() ? "" : "=" + t.value) + ":" + t.effect;
 }
 
+// The claims' allocation results by device.
+class FactIndex {
+ public:
+  struct Ref {
+    const ClaimFacts* claim;
+    const AllocatedDevice* device;
+  };
+  explicit FactIndex(const std::vector<ClaimFacts>& claims) {
+    for (const ClaimFacts& c : claims) {
+      for (const AllocatedDevice& d : c.devices)
+        by_device_[{d.driver, d.pool, d.device}].push_back({&c, &d});
+    }
+  }
+  const std::vector<Ref>& Find(std::string_view driver, std::string_view pool,
+                               std::string_view device) const {
+    auto it = by_device_.find({driver, pool, device});
+    return it == by_device_.end() ? none_ : it->second;
+  }
+
+ private:
+  using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      const std::hash<std::string_view> h;
+      return h(std::get<0>(k)) ^ (h(std::get<1>(k)) * 31) ^ (h(std::get<2>(k)) * 961);
+    }
+  };
+  std::unordered_map<Key, std::vector<Ref>, KeyHash> by_device_;
+  std::vector<Ref> none_;
+};
+
+// A device while its pool is computed, its texts as strings; kept as a
+// DeviceCell of ids once the pool is done.
+struct DeviceDraft {
+  std::string_view name;
+  std::string node, reach, counter_set, uuid, product;
+  DeviceState state = DeviceState::kFree;
+  bool partially_consumed = false, blocked_by_counters = false, shared = false;
+  std::map<std::string, Use> capacity;
+  std::vector<std::string> claims, pods, taints;
+};
+
 // Holders, taints and capacity of one device; state and counters are the
 // caller's.
-DeviceCell MakeCell(const get::PoolSlices& pool, const api::ResourceSlice& slice,
-                    const api::Device& device, const get::AllocationIndex& allocations,
-                    const get::TaintIndex& taints) {
-  DeviceCell cell;
-  cell.driver = pool.driver;
-  cell.pool = pool.pool;
+DeviceDraft MakeDraft(const get::PoolSlices& pool, const api::ResourceSlice& slice,
+                      const api::Device& device, const FactIndex& allocations,
+                      const get::TaintIndex& taints) {
+  DeviceDraft cell;
   cell.name = device.name;
   cell.node = NodeOf(slice, device);
   if (cell.node.empty()) cell.reach = get::NodeColumn(slice, &device);
@@ -72,17 +114,16 @@ DeviceCell MakeCell(const get::PoolSlices& pool, const api::ResourceSlice& slice
   }
   std::set<std::string> claim_names, pod_names;
   bool allocated = false;
-  for (const get::AllocationRef& a : allocations.Find(pool.driver, pool.pool, device.name)) {
-    const std::string claim = get::QualifiedName(a.claim->metadata);
-    claim_names.insert(claim);
-    for (const api::ResourceClaimConsumerReference& r : a.claim->status.reserved_for) {
-      if (r.resource == "pods") pod_names.insert(a.claim->metadata.namespace_ + "/" + r.name);
-    }
-    if (a.admin_access()) continue;
+  for (const FactIndex::Ref& a : allocations.Find(pool.driver, pool.pool, device.name)) {
+    const std::string ns(a.claim->namespace_);
+    claim_names.insert(ns + "/" + std::string(a.claim->name));
+    for (std::string_view pod : a.claim->pods) pod_names.insert(ns + "/" + std::string(pod));
+    if (a.device->admin_access) continue;
     allocated = true;
-    for (const auto& [name, q] : a.result->consumed_capacity) {
-      auto it = cell.capacity.find(name);
-      if (it != cell.capacity.end()) it->second.consumed = it->second.consumed.Add(q);
+    for (const auto& [name, text] : a.device->consumed) {
+      auto it = cell.capacity.find(std::string(name));
+      Result<api::Quantity> q = api::Quantity::Parse(text);
+      if (it != cell.capacity.end() && q.ok()) it->second.consumed = it->second.consumed.Add(*q);
     }
   }
   cell.claims.assign(claim_names.begin(), claim_names.end());
@@ -96,6 +137,36 @@ DeviceCell MakeCell(const get::PoolSlices& pool, const api::ResourceSlice& slice
                : tainted ? DeviceState::kTainted
                          : DeviceState::kFree;
   return cell;
+}
+
+// `draft` as a cell of `out`.
+void AddCell(const DeviceDraft& draft, TextTable::Id driver, TextTable::Id pool,
+             DashboardState& out) {
+  TextTable& t = out.texts;
+  DeviceCell cell;
+  cell.driver = driver;
+  cell.pool = pool;
+  cell.name = t.Intern(draft.name);
+  cell.node = t.Intern(draft.node);
+  cell.reach = t.Intern(draft.reach);
+  cell.counter_set = t.Intern(draft.counter_set);
+  cell.uuid = t.Intern(draft.uuid);
+  cell.product = t.Intern(draft.product);
+  cell.refs = static_cast<std::uint32_t>(out.refs.size());
+  cell.claims = static_cast<std::uint16_t>(draft.claims.size());
+  cell.pods = static_cast<std::uint16_t>(draft.pods.size());
+  cell.taints = static_cast<std::uint16_t>(draft.taints.size());
+  for (const auto* texts : {&draft.claims, &draft.pods, &draft.taints}) {
+    for (const std::string& text : *texts) out.refs.push_back(t.Intern(text));
+  }
+  cell.capacity = static_cast<std::uint32_t>(out.capacities.size());
+  cell.capacities = static_cast<std::uint16_t>(draft.capacity.size());
+  for (const auto& [name, use] : draft.capacity) out.capacities.push_back({t.Intern(name), use});
+  cell.state = draft.state;
+  cell.partially_consumed = draft.partially_consumed;
+  cell.blocked_by_counters = draft.blocked_by_counters;
+  cell.shared = draft.shared;
+  out.devices.push_back(cell);
 }
 
 void AddUse(std::map<std::string, Use>& into, const std::string& name, const Use& use) {
@@ -112,10 +183,9 @@ struct ClassMatcher {
   std::vector<std::shared_ptr<const cel::Program>> programs;
 
   // As the allocator evaluates a class: every selector must accept, and a
-  // device whose attributes CEL cannot take matches none.
-  bool Matches(const api::Device& device, const std::string& driver) const {
-    cel::ApiDeviceView view(device, driver);
-    if (!programs.empty() && !cel::ValidateDeviceAttributes(view).ok()) return false;
+  // device whose attributes CEL cannot take (`valid` false) matches none.
+  bool Matches(const cel::ApiDeviceView& view, bool valid) const {
+    if (!programs.empty() && !valid) return false;
     for (const auto& p : programs) {
       Result<bool> r = p->Evaluate(view);
       if (!r.ok() || !*r) return false;
@@ -146,124 +216,177 @@ std::vector<ClassMatcher> CompileClasses(const scheduler::Cluster& cluster, Dash
   return matchers;
 }
 
-void ComputeDevices(const scheduler::Cluster& cluster, DashboardState& out) {
-  const std::vector<ClassMatcher> classes = CompileClasses(cluster, out);
-  get::AllocationIndex allocations(cluster.claims);
-  get::TaintIndex taints(cluster.taint_rules);
-  for (const get::PoolSlices& pool : get::GroupPools(cluster.slices)) {
-    get::CounterLedger ledger = get::PoolCounters(pool);
-    const std::size_t first = out.devices.size();
-    for (const api::ResourceSlice* slice : pool.slices) {
-      for (const api::Device& device : slice->spec.devices) {
-        out.devices.push_back(MakeCell(pool, *slice, device, allocations, taints));
-        if (out.devices.back().state == DeviceState::kAllocated) get::Consume(ledger, device);
-      }
+// The kept slices by pool (their index keys), decoded one pool at a time.
+std::map<std::string_view, std::vector<const KeptObject*>> KeptPools(
+    const std::vector<KeptPtr>& slices) {
+  std::map<std::string_view, std::vector<const KeptObject*>> pools;
+  for (const KeptPtr& s : slices) pools[Summary(*s)].push_back(s.get());
+  return pools;
+}
+
+// One pool's devices, counters and capacity.
+void ComputePool(const get::PoolSlices& pool, const std::vector<ClassMatcher>& classes,
+                 const FactIndex& allocations, const get::TaintIndex& taints, DashboardState& out) {
+  get::CounterLedger ledger = get::PoolCounters(pool);
+  std::vector<DeviceDraft> drafts;
+  for (const api::ResourceSlice* slice : pool.slices) {
+    for (const api::Device& device : slice->spec.devices) {
+      drafts.push_back(MakeDraft(pool, *slice, device, allocations, taints));
+      if (drafts.back().state == DeviceState::kAllocated) get::Consume(ledger, device);
     }
-    PoolSummary summary;
-    summary.driver = pool.driver;
-    summary.pool = pool.pool;
-    summary.complete = pool.complete();
-    std::size_t i = first;
-    for (const api::ResourceSlice* slice : pool.slices) {
-      for (const api::Device& device : slice->spec.devices) {
-        DeviceCell& cell = out.devices[i++];
-        if (cell.state == DeviceState::kFree) {
-          cell.blocked_by_counters = !get::FitsCounters(ledger, device, &cell.partially_consumed);
-        }
-        if (summary.node.empty() && !cell.node.empty()) summary.node = cell.node;
-        summary.devices.Count(cell);
-        for (const ClassMatcher& m : classes) {
-          if (m.Matches(device, cell.driver)) out.classes[m.name].Count(cell);
-        }
-        for (const auto& [name, use] : cell.capacity) AddUse(summary.capacity, name, use);
-      }
-    }
-    for (const auto& [set, counters] : ledger) {
-      for (const auto& [name, use] : counters) AddUse(summary.counters, name, use);
-    }
-    out.pools.push_back(std::move(summary));
   }
-  std::sort(out.devices.begin(), out.devices.end(), [](const DeviceCell& a, const DeviceCell& b) {
-    return std::make_tuple(a.node.empty(), std::cref(a.node), std::cref(a.driver),
-                           std::cref(a.pool), std::cref(a.name)) <
-           std::make_tuple(b.node.empty(), std::cref(b.node), std::cref(b.driver),
-                           std::cref(b.pool), std::cref(b.name));
+  PoolSummary summary;
+  summary.driver = pool.driver;
+  summary.pool = pool.pool;
+  summary.complete = pool.complete();
+  const TextTable::Id driver = out.texts.Intern(pool.driver);
+  const TextTable::Id pool_name = out.texts.Intern(pool.pool);
+  std::size_t i = 0;
+  for (const api::ResourceSlice* slice : pool.slices) {
+    for (const api::Device& device : slice->spec.devices) {
+      DeviceDraft& cell = drafts[i++];
+      if (cell.state == DeviceState::kFree) {
+        cell.blocked_by_counters = !get::FitsCounters(ledger, device, &cell.partially_consumed);
+      }
+      if (summary.node.empty() && !cell.node.empty()) summary.node = cell.node;
+      summary.devices.Count(cell.state, cell.partially_consumed, cell.blocked_by_counters);
+      if (!classes.empty()) {
+        const cel::ApiDeviceView view(device, summary.driver);
+        const bool valid = cel::ValidateDeviceAttributes(view).ok();
+        for (const ClassMatcher& m : classes) {
+          if (m.Matches(view, valid)) {
+            out.classes[m.name].Count(cell.state, cell.partially_consumed,
+                                      cell.blocked_by_counters);
+          }
+        }
+      }
+      for (const auto& [name, use] : cell.capacity) AddUse(summary.capacity, name, use);
+      AddCell(cell, driver, pool_name, out);
+    }
+  }
+  for (const auto& [set, counters] : ledger) {
+    for (const auto& [name, use] : counters) AddUse(summary.counters, name, use);
+  }
+  out.pools.push_back(std::move(summary));
+}
+
+// `cluster` has every kind but slices; those are decoded a pool at a time,
+// so that only one pool's decoded devices exist at once.
+void ComputeDevices(const scheduler::Cluster& cluster, const KeptCluster& kept,
+                    const std::vector<ClaimFacts>& claims, DashboardState& out) {
+  const std::vector<ClassMatcher> classes = CompileClasses(cluster, out);
+  const FactIndex allocations(claims);
+  get::TaintIndex taints(cluster.taint_rules);
+  for (const auto& [key, pool_slices] : KeptPools(kept.slices)) {
+    std::vector<api::ResourceSlice> decoded;
+    for (const KeptObject* k : pool_slices) {
+      Result<api::Object> o = Unkeep(*k);
+      auto* slice = o.ok() ? std::get_if<api::ResourceSlice>(&o.value()) : nullptr;
+      if (slice == nullptr) {
+        out.warnings.push_back("a kept ResourceSlice does not decode");
+        continue;
+      }
+      decoded.push_back(std::move(*slice));
+    }
+    if (!kept.in_input_order) {
+      std::sort(decoded.begin(), decoded.end(),
+                [](const api::ResourceSlice& a, const api::ResourceSlice& b) {
+                  return a.metadata.name < b.metadata.name;
+                });
+    }
+    for (const get::PoolSlices& pool : get::GroupPools(decoded)) {
+      ComputePool(pool, classes, allocations, taints, out);
+    }
+  }
+  const TextTable& t = out.texts;
+  std::sort(out.devices.begin(), out.devices.end(), [&t](const DeviceCell& a, const DeviceCell& b) {
+    return std::make_tuple(a.node == TextTable::kEmpty, t[a.node], t[a.driver], t[a.pool],
+                           t[a.name]) < std::make_tuple(b.node == TextTable::kEmpty, t[b.node],
+                                                        t[b.driver], t[b.pool], t[b.name]);
   });
 }
 
-void ComputeNodes(const scheduler::Cluster& cluster, DashboardState& out) {
+void ComputeNodes(const KeptCluster& kept, DashboardState& out) {
   std::map<std::string, NodeSummary> nodes;
-  for (const api::Node& n : cluster.nodes) nodes[n.metadata.name].name = n.metadata.name;
+  for (const KeptPtr& n : kept.nodes)
+    nodes[std::string(Summary(*n))].name = std::string(Summary(*n));
   for (const DeviceCell& cell : out.devices) {
     out.total.Count(cell);
-    if (cell.node.empty()) continue;
-    NodeSummary& n = nodes[cell.node];
-    n.name = cell.node;
+    if (cell.node == TextTable::kEmpty) continue;
+    const std::string name(out.Text(cell.node));
+    NodeSummary& n = nodes[name];
+    n.name = name;
     n.devices.Count(cell);
   }
   for (auto& [name, n] : nodes) out.nodes.push_back(std::move(n));
 }
 
 // Claims by state, and one join row per allocated device and reserving pod.
-void ComputeClaims(const scheduler::Cluster& cluster, DashboardState& out) {
-  std::unordered_map<std::string, std::string> device_nodes;
-  std::unordered_map<std::string, std::string> device_uuids;
-  for (const DeviceCell& cell : out.devices) {
-    const std::string key = cell.driver + "/" + cell.pool + "/" + cell.name;
-    device_nodes[key] = cell.node;
-    if (!cell.uuid.empty()) device_uuids[key] = cell.uuid;
-  }
-  for (const api::ResourceClaim& claim : cluster.claims) {
-    ClaimCounts& counts = out.claims[claim.metadata.namespace_];
-    const auto& allocation = claim.status.allocation;
-    if (!allocation) {
-      ++counts.pending;
-      continue;
+void ComputeClaims(const std::vector<ClaimFacts>& claims, DashboardState& out) {
+  // The node and uuid of each device, found by the texts of its name. The
+  // views point into the table, so nothing is interned until all are found.
+  using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      const std::hash<std::string_view> h;
+      return h(std::get<0>(k)) ^ (h(std::get<1>(k)) * 31) ^ (h(std::get<2>(k)) * 961);
     }
-    if (!claim.metadata.deletion_timestamp.IsZero()) {
-      ++counts.deallocating;
-    } else if (!claim.status.reserved_for.empty()) {
-      ++counts.reserved;
-    } else {
-      ++counts.allocated;
+  };
+  TextTable& t = out.texts;
+  std::unordered_map<Key, const DeviceCell*, KeyHash> cells;
+  cells.reserve(out.devices.size());
+  for (const DeviceCell& cell : out.devices)
+    cells[{t[cell.driver], t[cell.pool], t[cell.name]}] = &cell;
+  struct Row {
+    const ClaimFacts* claim;
+    std::string_view pod;
+    const AllocatedDevice* device;
+    const DeviceCell* cell;
+  };
+  std::vector<Row> rows;
+  for (const ClaimFacts& claim : claims) {
+    ClaimCounts& counts = out.claims[std::string(claim.namespace_)];
+    switch (claim.phase) {
+      case ClaimPhase::kPending:
+        ++counts.pending;
+        continue;
+      case ClaimPhase::kDeallocating:
+        ++counts.deallocating;
+        break;
+      case ClaimPhase::kReserved:
+        ++counts.reserved;
+        break;
+      case ClaimPhase::kAllocated:
+        ++counts.allocated;
+        break;
     }
-    for (const api::ResourceClaimConsumerReference& r : claim.status.reserved_for) {
-      if (r.resource != "pods") continue;
-      for (const api::DeviceRequestAllocationResult& d : allocation->devices.results) {
-        const std::string key = d.driver + "/" + d.pool + "/" + d.device;
-        PodDevice row{claim.metadata.namespace_,
-                      r.name,
-                      claim.metadata.name,
-                      d.request,
-                      d.driver,
-                      d.pool,
-                      d.device,
-                      {},
-                      {}};
-        if (auto it = device_nodes.find(key); it != device_nodes.end()) row.node = it->second;
-        if (auto it = device_uuids.find(key); it != device_uuids.end()) row.uuid = it->second;
-        out.pod_devices.push_back(std::move(row));
+    for (std::string_view pod : claim.pods) {
+      for (const AllocatedDevice& d : claim.devices) {
+        auto it = cells.find({d.driver, d.pool, d.device});
+        rows.push_back({&claim, pod, &d, it == cells.end() ? nullptr : it->second});
       }
     }
   }
-  std::sort(out.pod_devices.begin(), out.pod_devices.end(),
-            [](const PodDevice& a, const PodDevice& b) {
-              return std::tie(a.namespace_, a.pod, a.claim, a.request, a.device) <
-                     std::tie(b.namespace_, b.pod, b.claim, b.request, b.device);
-            });
+  cells = {};
+  out.pod_devices.reserve(rows.size());
+  for (const Row& r : rows) {
+    const AllocatedDevice& d = *r.device;
+    out.pod_devices.push_back(PodDevice{t.Intern(r.claim->namespace_), t.Intern(r.pod),
+                                        t.Intern(r.claim->name), t.Intern(d.request),
+                                        t.Intern(d.driver), t.Intern(d.pool), t.Intern(d.device),
+                                        r.cell != nullptr ? r.cell->node : TextTable::kEmpty,
+                                        r.cell != nullptr ? r.cell->uuid : TextTable::kEmpty});
+  }
+  std::sort(
+      out.pod_devices.begin(), out.pod_devices.end(), [&t](const PodDevice& a, const PodDevice& b) {
+        return std::make_tuple(t[a.namespace_], t[a.pod], t[a.claim], t[a.request], t[a.device]) <
+               std::make_tuple(t[b.namespace_], t[b.pod], t[b.claim], t[b.request], t[b.device]);
+      });
 }
 
 // How many node evaluations a state spends on finding the closest node of
 // waiting pods (2 pods on 5,000 nodes; 20 on 500).
 constexpr std::int64_t kClosestNodeBudget = 10'000;
-
-bool Finished(const api::Pod& pod) {
-  return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
-}
-
-bool UsesDra(const api::Pod& pod) {
-  return !pod.spec.resource_claims.empty() || pod.status.extended_resource_claim_status;
-}
 
 // "namespace/name" of the claims the pod names, directly or (for a template)
 // through its status once the claim controller has created the claim.
@@ -296,7 +419,7 @@ std::string PodKey(const api::Pod& pod) {
 std::vector<const api::Pod*> Waiting(const scheduler::Cluster& cluster) {
   std::vector<const api::Pod*> waiting;
   for (const api::Pod& pod : cluster.pods) {
-    if (pod.spec.node_name.empty() && !Finished(pod) && UsesDra(pod)) waiting.push_back(&pod);
+    if (IsWaitingPod(pod)) waiting.push_back(&pod);
   }
   std::sort(waiting.begin(), waiting.end(), [](const api::Pod* a, const api::Pod* b) {
     return std::tie(a->metadata.namespace_, a->metadata.name) <
@@ -309,7 +432,7 @@ std::vector<const api::Pod*> Waiting(const scheduler::Cluster& cluster) {
 void Explain(const allocator::Explanation& why, PendingPod& p) {
   p.node = why.node;
   p.explanation = allocator::ExplanationText(why);
-  p.explanation_json = allocator::ExplanationValue(why);
+  p.explanation_json = json::ToJson(allocator::ExplanationValue(why));
   p.stage = "count";
   for (const allocator::EntryExplanation& e : why.entries) {
     if (e.blocks) {
@@ -341,12 +464,6 @@ void ComputePending(const scheduler::Cluster& cluster, const std::vector<Pending
 }
 
 }  // namespace
-
-std::vector<std::string> WaitingPods(const scheduler::Cluster& cluster) {
-  std::vector<std::string> out;
-  for (const api::Pod* pod : Waiting(cluster)) out.push_back(PodKey(*pod));
-  return out;
-}
 
 std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates) {
   std::vector<PendingPod> pending;
@@ -402,7 +519,11 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
   return pending;
 }
 
-namespace {}  // namespace
+std::string DashboardState::DeviceName(const DeviceCell& d) const {
+  std::string out(Text(d.driver));
+  out.append("/").append(Text(d.pool)).append("/").append(Text(d.name));
+  return out;
+}
 
 const char* DeviceStateName(DeviceState state) {
   switch (state) {
@@ -416,11 +537,12 @@ const char* DeviceStateName(DeviceState state) {
   return "free";
 }
 
-void Tally::Count(const DeviceCell& cell) {
-  switch (cell.state) {
+void Tally::Count(DeviceState state, bool is_partially_consumed, bool is_blocked) {
+  switch (state) {
     case DeviceState::kFree:
       ++free;
-      if (cell.partially_consumed) ++partially_consumed;
+      if (is_partially_consumed) ++partially_consumed;
+      if (is_blocked) ++blocked_by_counters;
       break;
     case DeviceState::kAllocated:
       ++allocated;
@@ -442,13 +564,35 @@ DashboardState ComputeState(const SourceSnapshot& snapshot,
   auto since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
-  ComputeDevices(snapshot.cluster, out);
-  ComputeNodes(snapshot.cluster, out);
+  UnpackOptions unpack;
+  unpack.pods = PodsToUnpack::kWaiting;
+  unpack.slices = false;
+  unpack.claims = false;
+  unpack.nodes = false;
+  const scheduler::Cluster cluster = Unpack(snapshot.objects, unpack);
+  out.warnings = snapshot.objects.warnings;
+  out.warnings.insert(out.warnings.end(), cluster.warnings.begin(), cluster.warnings.end());
+  std::vector<ClaimFacts> claims;
+  claims.reserve(snapshot.objects.claims.size());
+  for (const KeptPtr& c : snapshot.objects.claims) {
+    Result<ClaimFacts> facts = ParseClaimFacts(Summary(*c));
+    if (facts.ok()) {
+      claims.push_back(std::move(*facts));
+    } else {
+      out.warnings.push_back("a kept ResourceClaim: " + facts.error());
+    }
+  }
+  ComputeDevices(cluster, snapshot.objects, claims, out);
+  ComputeNodes(snapshot.objects, out);
   out.devices_seconds = since(start);
   auto phase = std::chrono::steady_clock::now();
-  ComputeClaims(snapshot.cluster, out);
+  ComputeClaims(claims, out);
   out.claims_seconds = since(phase);
-  ComputePending(snapshot.cluster, explained, out);
+  ComputePending(cluster, explained, out);
+  out.texts.Seal();
+  out.refs.shrink_to_fit();
+  out.devices.shrink_to_fit();
+  out.pod_devices.shrink_to_fit();
   out.compute_seconds = since(start);
   return out;
 }

@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "cli/get/cluster_index.h"
 #include "cli/serve/cluster_source.h"
+#include "cli/serve/text_table.h"
 #include "dra/api/feature_gates.h"
 #include "dra/api/quantity.h"
 #include "dra/json/value.h"
@@ -27,12 +29,30 @@ const char* DeviceStateName(DeviceState state);  // "free", "allocated", "tainte
 // A total and what allocations take of it, exact (shared with dra get).
 using Use = get::Use;
 
+// One device. Texts are ids in the state's table (DashboardState::Text);
+// claims, pods, taints and capacity are ranges of the state's shared vectors
+// (DashboardState::Claims and the like), so a cell is 48 bytes.
 struct DeviceCell {
-  std::string driver, pool, name;
+  using Id = TextTable::Id;
+  Id driver = 0, pool = 0, name = 0;
   // The node that offers it; "" when it is not node-local (a node selector,
   // all nodes): then `reach` says where it is available.
-  std::string node;
-  std::string reach;
+  Id node = 0;
+  Id reach = 0;
+  // The counter set it draws from first ("" for none): the physical device
+  // its partitions share, drawn as their parent.
+  Id counter_set = 0;
+  Id uuid = 0;     // its "uuid" attribute (any domain), if any
+  Id product = 0;  // "productName" or "model" attribute, if any
+  // Start of its claims ("namespace/name", sorted), then its pods (the
+  // reservedFor of those claims, sorted), then its taints
+  // ("key=value:Effect", own then rules') in DashboardState::refs.
+  std::uint32_t refs = 0;
+  std::uint16_t claims = 0, pods = 0, taints = 0;
+  // Shared devices: its capacity by name, [capacity, capacity + capacities)
+  // in DashboardState::capacities.
+  std::uint16_t capacities = 0;
+  std::uint32_t capacity = 0;
   DeviceState state = DeviceState::kFree;
   // Free, but a shared counter it draws from is partly consumed by allocated
   // devices (a whole GPU with one of its partitions in use): it may no
@@ -40,23 +60,18 @@ struct DeviceCell {
   bool partially_consumed = false;
   // Free, and the allocated devices leave too little of a counter it needs.
   bool blocked_by_counters = false;
-  // The counter set it draws from first ("" for none): the physical device
-  // its partitions share, drawn as their parent.
-  std::string counter_set;
-  bool shared = false;                  // allowMultipleAllocations
-  std::map<std::string, Use> capacity;  // shared devices: per capacity name
-  std::vector<std::string> claims;      // "namespace/name", sorted
-  std::vector<std::string> pods;        // reservedFor of those claims, sorted
-  std::vector<std::string> taints;      // "key=value:Effect", own then rules'
-  std::string uuid;                     // its "uuid" attribute (any domain), if any
-  std::string product;                  // "productName" or "model" attribute, if any
+  bool shared = false;  // allowMultipleAllocations
 };
 
 struct Tally {
   std::int64_t free = 0, allocated = 0, tainted = 0;
-  std::int64_t partially_consumed = 0;  // of the free ones
+  std::int64_t partially_consumed = 0;   // of the free ones
+  std::int64_t blocked_by_counters = 0;  // of the free ones
   std::int64_t total() const { return free + allocated + tainted; }
-  void Count(const DeviceCell& cell);
+  void Count(DeviceState state, bool partially_consumed, bool blocked_by_counters);
+  void Count(const DeviceCell& cell) {
+    Count(cell.state, cell.partially_consumed, cell.blocked_by_counters);
+  }
 };
 
 struct PoolSummary {
@@ -86,16 +101,25 @@ struct PendingPod {
   // keeps it is not DRA (kube-scheduler's message says what); "unexplained"
   // until ExplainWaiting has seen it.
   std::string stage;
-  std::string message;              // kube-scheduler's PodScheduled message, else dra's reason
-  std::string explanation;          // dra's explanation text for the closest node, if any
-  json::Value explanation_json;     // the same as allocator::ExplanationValue (null when none)
+  std::string message;      // kube-scheduler's PodScheduled message, else dra's reason
+  std::string explanation;  // dra's explanation text for the closest node, if any
+  // The same as allocator::ExplanationValue, as compact JSON text ("" when
+  // none): one block that every state shares the shape of, instead of a
+  // tree of small allocations copied into each state.
+  std::string explanation_json;
   std::string node;                 // the node explained, or the node that fits
   std::vector<std::string> claims;  // "namespace/name"
 };
 
-// One row of the pod to device join.
+// One row of the pod to device join; texts are ids in the state's table.
 struct PodDevice {
-  std::string namespace_, pod, claim, request, driver, pool, device, node, uuid;
+  TextTable::Id namespace_, pod, claim, request, driver, pool, device, node, uuid;
+};
+
+// A shared device's capacity: its name (an id in the state's table) and use.
+struct NamedUse {
+  TextTable::Id name;
+  Use use;
 };
 
 struct DashboardState {
@@ -112,6 +136,9 @@ struct DashboardState {
 
   // Sorted by (node, driver, pool, name); devices that are not node-local last.
   std::vector<DeviceCell> devices;
+  TextTable texts;                            // the texts of devices and pod_devices
+  std::vector<TextTable::Id> refs;            // the cells' claims, pods and taints
+  std::vector<NamedUse> capacities;           // the shared cells' capacity
   std::vector<PoolSummary> pools;             // by (driver, pool)
   std::vector<NodeSummary> nodes;             // every Node and every node a device names, by name
   std::map<std::string, Tally> classes;       // by DeviceClass name
@@ -120,6 +147,22 @@ struct DashboardState {
   std::vector<PodDevice> pod_devices;         // by namespace/pod, claim, request
   Tally total;
   std::vector<std::string> warnings;  // e.g. a DeviceClass selector that does not compile
+
+  std::string_view Text(TextTable::Id id) const { return texts[id]; }
+  std::span<const TextTable::Id> Claims(const DeviceCell& d) const {
+    return {refs.data() + d.refs, d.claims};
+  }
+  std::span<const TextTable::Id> Pods(const DeviceCell& d) const {
+    return {refs.data() + d.refs + d.claims, d.pods};
+  }
+  std::span<const TextTable::Id> Taints(const DeviceCell& d) const {
+    return {refs.data() + d.refs + d.claims + d.pods, d.taints};
+  }
+  std::span<const NamedUse> Capacity(const DeviceCell& d) const {
+    return {capacities.data() + d.capacity, d.capacities};
+  }
+  // "driver/pool/name"
+  std::string DeviceName(const DeviceCell& d) const;
 };
 
 // The fast part of a state: everything from the objects of `snapshot`, the
@@ -134,8 +177,5 @@ DashboardState ComputeState(const SourceSnapshot& snapshot,
 // that blocks it and the explanation of its closest node. On a large cluster
 // this takes seconds, so dra serve runs it beside the fast part.
 std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates);
-
-// "namespace/name" of the waiting pods ExplainWaiting explains, sorted.
-std::vector<std::string> WaitingPods(const scheduler::Cluster& cluster);
 
 }  // namespace dra::cli::serve

@@ -9,10 +9,14 @@
 namespace dra::cli::serve {
 namespace {
 
+// The state an exposition reads: set by the collector, read by the written
+// families, dropped after the text is written. The registry runs all three
+// one exposition at a time, so it needs no lock of its own.
+struct Exposed {
+  std::shared_ptr<const DashboardState> state;
+};
+
 struct Families {
-  metrics::Family* devices;
-  metrics::Family* partially_consumed;
-  metrics::Family* blocked;
   metrics::Family* class_devices;
   metrics::Family* counter_capacity;
   metrics::Family* counter_consumed;
@@ -20,8 +24,6 @@ struct Families {
   metrics::Family* capacity_consumed;
   metrics::Family* claims;
   metrics::Family* pending;
-  metrics::Family* pod_device;
-  metrics::Family* device_state;  // null unless per-device series are on
   metrics::Family* synced;
   metrics::Family* lists;
   metrics::Family* list_errors;
@@ -33,30 +35,89 @@ struct Families {
   metrics::Family* generation;
 
   std::vector<metrics::Family*> All() const {
-    std::vector<metrics::Family*> all = {
-        devices,  partially_consumed, blocked, class_devices, counter_capacity, counter_consumed,
-        capacity, capacity_consumed,  claims,  pending,       pod_device,       synced,
-        lists,    list_errors,        watches, watch_errors,  events,           state_time,
-        stale,    generation};
-    if (device_state != nullptr) all.push_back(device_state);
-    return all;
+    return {class_devices, counter_capacity, counter_consumed, capacity,   capacity_consumed,
+            claims,        pending,          synced,           lists,      list_errors,
+            watches,       watch_errors,     events,           state_time, stale,
+            generation};
   }
 };
 
-Families Register(metrics::Registry& r, bool per_device) {
+// The families with a series per pool, device or allocation: written from
+// the state at each exposition instead of stored (16,000 join series and
+// 15,000 pool series on 5,000 nodes).
+void RegisterWritten(metrics::Registry& r, const std::shared_ptr<Exposed>& exposed,
+                     bool per_device) {
+  const std::vector<std::string> pool = {"driver", "pool", "node"};
+  auto state = [exposed] { return exposed->state.get(); };
+  r.Written(
+      "dra_devices",
+      "Devices of the newest generation of each pool by state (free, allocated, "
+      "tainted); each device counts once, allocated before tainted",
+      metrics::Type::kGauge, {"driver", "pool", "node", "state"},
+      [state](metrics::SampleWriter& w) {
+        if (const DashboardState* s = state()) {
+          for (const PoolSummary& p : s->pools) {
+            const auto& t = p.devices;
+            w.Write({p.driver, p.pool, p.node, "free"}, static_cast<double>(t.free));
+            w.Write({p.driver, p.pool, p.node, "allocated"}, static_cast<double>(t.allocated));
+            w.Write({p.driver, p.pool, p.node, "tainted"}, static_cast<double>(t.tainted));
+          }
+        }
+      });
+  r.Written(
+      "dra_devices_partially_consumed",
+      "Free devices drawing on a shared counter that allocated devices partly consume",
+      metrics::Type::kGauge, pool, [state](metrics::SampleWriter& w) {
+        if (const DashboardState* s = state()) {
+          for (const PoolSummary& p : s->pools) {
+            w.Write({p.driver, p.pool, p.node}, static_cast<double>(p.devices.partially_consumed));
+          }
+        }
+      });
+  r.Written(
+      "dra_devices_blocked_by_counters",
+      "Free devices that no longer fit: allocated devices left too little of a shared "
+      "counter they need",
+      metrics::Type::kGauge, pool, [state](metrics::SampleWriter& w) {
+        if (const DashboardState* s = state()) {
+          for (const PoolSummary& p : s->pools) {
+            w.Write({p.driver, p.pool, p.node}, static_cast<double>(p.devices.blocked_by_counters));
+          }
+        }
+      });
+  r.Written("dra_pod_device_info",
+            "1 for each device allocated to a claim a pod reserves; uuid is the device's uuid "
+            "attribute, to join GPU monitoring",
+            metrics::Type::kGauge,
+            {"namespace", "pod", "claim", "request", "driver", "pool", "device", "node", "uuid"},
+            [state](metrics::SampleWriter& w) {
+              if (const DashboardState* s = state()) {
+                for (const PodDevice& d : s->pod_devices) {
+                  w.Write({s->Text(d.namespace_), s->Text(d.pod), s->Text(d.claim),
+                           s->Text(d.request), s->Text(d.driver), s->Text(d.pool),
+                           s->Text(d.device), s->Text(d.node), s->Text(d.uuid)},
+                          1);
+                }
+              }
+            });
+  if (per_device) {
+    r.Written("dra_device_state", "1 for each device, labelled with its state",
+              metrics::Type::kGauge, {"driver", "pool", "node", "device", "state"},
+              [state](metrics::SampleWriter& w) {
+                if (const DashboardState* s = state()) {
+                  for (const DeviceCell& d : s->devices) {
+                    w.Write({s->Text(d.driver), s->Text(d.pool), s->Text(d.node), s->Text(d.name),
+                             DeviceStateName(d.state)},
+                            1);
+                  }
+                }
+              });
+  }
+}
+
+Families Register(metrics::Registry& r) {
   const std::vector<std::string> pool = {"driver", "pool", "node"};
   Families f{};
-  f.devices = &r.Gauge("dra_devices",
-                       "Devices of the newest generation of each pool by state (free, allocated, "
-                       "tainted); each device counts once, allocated before tainted",
-                       {"driver", "pool", "node", "state"});
-  f.partially_consumed = &r.Gauge(
-      "dra_devices_partially_consumed",
-      "Free devices drawing on a shared counter that allocated devices partly consume", pool);
-  f.blocked = &r.Gauge("dra_devices_blocked_by_counters",
-                       "Free devices that no longer fit: allocated devices left too little of a "
-                       "shared counter they need",
-                       pool);
   f.class_devices =
       &r.Gauge("dra_deviceclass_devices", "Devices that a DeviceClass's selectors accept, by state",
                {"deviceclass", "state"});
@@ -81,15 +142,6 @@ Families Register(metrics::Registry& r, bool per_device) {
                        "Unscheduled pods with resource claims, by the allocator stage that blocks "
                        "them (or claim, schedulable, other)",
                        {"namespace", "stage"});
-  f.pod_device = &r.Gauge(
-      "dra_pod_device_info",
-      "1 for each device allocated to a claim a pod reserves; uuid is the "
-      "device's uuid attribute, to join GPU monitoring",
-      {"namespace", "pod", "claim", "request", "driver", "pool", "device", "node", "uuid"});
-  if (per_device) {
-    f.device_state = &r.Gauge("dra_device_state", "1 for each device, labelled with its state",
-                              {"driver", "pool", "node", "device", "state"});
-  }
   const std::vector<std::string> resource = {"resource"};
   f.synced = &r.Gauge("dra_serve_informer_synced",
                       "1 once the informer has delivered its first list", resource);
@@ -113,13 +165,6 @@ double Number(const api::Quantity& q) { return q.AsApproximateDouble(); }
 void Collect(const Families& f, const DashboardState& s) {
   for (metrics::Family* family : f.All()) family->Clear();
   for (const PoolSummary& p : s.pools) {
-    f.devices->Set({p.driver, p.pool, p.node, "free"}, static_cast<double>(p.devices.free));
-    f.devices->Set({p.driver, p.pool, p.node, "allocated"},
-                   static_cast<double>(p.devices.allocated));
-    f.devices->Set({p.driver, p.pool, p.node, "tainted"}, static_cast<double>(p.devices.tainted));
-    f.partially_consumed->Set({p.driver, p.pool, p.node},
-                              static_cast<double>(p.devices.partially_consumed));
-    f.blocked->Set({p.driver, p.pool, p.node}, 0);
     for (const auto& [name, use] : p.counters) {
       f.counter_capacity->Set({p.driver, p.pool, p.node, name}, Number(use.total));
       f.counter_consumed->Set({p.driver, p.pool, p.node, name}, Number(use.consumed));
@@ -127,12 +172,6 @@ void Collect(const Families& f, const DashboardState& s) {
     for (const auto& [name, use] : p.capacity) {
       f.capacity->Set({p.driver, p.pool, p.node, name}, Number(use.total));
       f.capacity_consumed->Set({p.driver, p.pool, p.node, name}, Number(use.consumed));
-    }
-  }
-  for (const DeviceCell& d : s.devices) {
-    if (d.blocked_by_counters) f.blocked->Add({d.driver, d.pool, d.node});
-    if (f.device_state != nullptr) {
-      f.device_state->Set({d.driver, d.pool, d.node, d.name, DeviceStateName(d.state)}, 1);
     }
   }
   for (const auto& [name, t] : s.classes) {
@@ -147,10 +186,6 @@ void Collect(const Families& f, const DashboardState& s) {
     f.claims->Set({ns, "deallocating"}, static_cast<double>(c.deallocating));
   }
   for (const PendingPod& p : s.pending) f.pending->Add({p.namespace_, p.stage});
-  for (const PodDevice& d : s.pod_devices) {
-    f.pod_device->Set(
-        {d.namespace_, d.pod, d.claim, d.request, d.driver, d.pool, d.device, d.node, d.uuid}, 1);
-  }
   for (const ResourceHealth& h : s.health) {
     f.synced->Set({h.resource}, h.synced ? 1 : 0);
     f.lists->Add({h.resource}, static_cast<double>(h.stats.lists));
@@ -168,11 +203,20 @@ void Collect(const Families& f, const DashboardState& s) {
 }  // namespace
 
 void RegisterStateMetrics(metrics::Registry& registry, CurrentState current, bool per_device) {
-  Families families = Register(registry, per_device);
-  registry.AddCollector([families, current = std::move(current)] {
-    std::shared_ptr<const DashboardState> state = current();
-    if (state != nullptr) Collect(families, *state);
-  });
+  auto exposed = std::make_shared<Exposed>();
+  RegisterWritten(registry, exposed, per_device);
+  Families families = Register(registry);
+  // The stored series are written into the text once per state (dra serve
+  // keeps the text), so they are not held between expositions either.
+  registry.AddCollector(
+      [families, exposed, current = std::move(current)] {
+        exposed->state = current();
+        if (exposed->state != nullptr) Collect(families, *exposed->state);
+      },
+      [families, exposed] {
+        exposed->state = nullptr;
+        for (metrics::Family* family : families.All()) family->Clear();
+      });
 }
 
 }  // namespace dra::cli::serve

@@ -17,6 +17,7 @@
 #include "cli/manifest_flags.h"
 #include "cli/serve/cluster_source.h"
 #include "cli/serve/dashboard_state.h"
+#include "cli/serve/kept_objects.h"
 #include "cli/serve/metrics_exposition.h"
 #include "cli/serve/routes.h"
 #include "cli/serve/state_publisher.h"
@@ -60,7 +61,7 @@ std::unique_ptr<serve::ClusterSource> OpenSource(const ServeFlags& flags, api::F
     scheduler::AddMissingNodes(*cluster);
     std::string origin;
     for (const std::string& f : flags.files) origin += (origin.empty() ? "" : ", ") + f;
-    return serve::NewManifestSource(std::move(*cluster), origin);
+    return serve::NewManifestSource(serve::KeepCluster(std::move(*cluster)), origin);
   }
   auto live = serve::StartLiveSource(flags.kube);
   if (!live.ok()) {
@@ -86,7 +87,7 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
   double fixed_seconds = 0;
   if (explainer == nullptr && !stop) {
     const auto start = std::chrono::steady_clock::now();
-    fixed = serve::ExplainWaiting(source.Snapshot().cluster, gates);
+    fixed = serve::ExplainWaiting(serve::Unpack(source.Snapshot().objects), gates);
     fixed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   constexpr auto kMinInterval = std::chrono::milliseconds(200);
@@ -102,9 +103,9 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
     state.origin = source.Origin();
     durations.Observe({}, state.compute_seconds);
     states.Publish(std::move(state));
-    if (explainer != nullptr) explainer->Offer(snapshot.cluster);
+    if (explainer != nullptr) explainer->Offer(snapshot.objects, seen);
     snapshot = {};
-    // Give back what the computation freed (copies of every object).
+    // Give back what the computation freed (the objects it decoded).
     malloc_trim(0);
     const std::uint64_t explained_generation = explained != nullptr ? explained->generation : 0;
     auto changed = [&] {
@@ -112,8 +113,15 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
              (explainer != nullptr && explainer->Latest()->generation != explained_generation);
     };
     const auto deadline = started + std::chrono::seconds(30);
+    auto trimmed = std::chrono::steady_clock::now();
     while (!stop && !changed() && std::chrono::steady_clock::now() < deadline) {
       source.WaitForChange(seen, std::chrono::milliseconds(250));
+      // And what requests freed (documents written for a state, a scrape's
+      // series), every few seconds between states.
+      if (std::chrono::steady_clock::now() - trimmed > std::chrono::seconds(5)) {
+        malloc_trim(0);
+        trimmed = std::chrono::steady_clock::now();
+      }
     }
     // A lone change is computed at once; a flood, once per interval.
     const auto next = started + kMinInterval;
@@ -129,6 +137,15 @@ int Run(const ServeFlags& flags) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
+
+  // Memory goes back to the system when freed: large blocks (decoded
+  // objects, exposition texts, JSON documents) are mapped apart from the heap
+  // and unmapped when freed (a fixed threshold; glibc's default one rises
+  // after each large free), the heap's top is trimmed past 1 MiB, and the
+  // request threads share two arenas instead of keeping one each.
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+  mallopt(M_ARENA_MAX, 2);
 
   int rc = 0;
   api::FeatureGates gates;

@@ -11,15 +11,19 @@ WaitingExplainer::WaitingExplainer(api::FeatureGates gates, std::chrono::millise
 
 WaitingExplainer::~WaitingExplainer() { Stop(); }
 
-void WaitingExplainer::Offer(scheduler::Cluster& cluster) {
-  std::vector<std::string> waiting = WaitingPods(cluster);
+void WaitingExplainer::Offer(const KeptCluster& objects, std::uint64_t version) {
+  std::vector<std::string> waiting = WaitingPods(objects);
   const auto now = std::chrono::steady_clock::now();
   MutexLock lock(mu_);
-  if (taken_any_ && waiting == offered_ && now - offered_at_ < max_age_) return;
+  if (taken_any_ && waiting == offered_ &&
+      (version == offered_version_ || now - offered_at_ < max_age_)) {
+    return;
+  }
   taken_any_ = true;
   offered_ = std::move(waiting);
   offered_at_ = now;
-  next_ = std::make_unique<scheduler::Cluster>(std::move(cluster));
+  offered_version_ = version;
+  next_ = std::make_unique<KeptCluster>(objects);
   cv_.NotifyAll();
 }
 
@@ -39,18 +43,21 @@ void WaitingExplainer::Stop() {
 
 void WaitingExplainer::Run() {
   while (true) {
-    std::unique_ptr<scheduler::Cluster> cluster;
+    std::unique_ptr<KeptCluster> objects;
     std::uint64_t generation = 0;
     {
       MutexLock lock(mu_);
       while (!stopped_ && next_ == nullptr) cv_.Wait(mu_);
       if (stopped_) return;
-      cluster = std::move(next_);
+      objects = std::move(next_);
       generation = latest_->generation + 1;
     }
     const auto start = std::chrono::steady_clock::now();
     auto explained = std::make_shared<Explained>();
-    explained->pods = ExplainWaiting(std::move(*cluster), gates_);
+    if (!WaitingPods(*objects).empty()) {
+      explained->pods = ExplainWaiting(Unpack(*objects), gates_);
+    }
+    objects.reset();
     explained->generation = generation;
     explained->seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,7 +1,8 @@
 // Explains the waiting pods beside the computation of states: dra serve's
-// compute loop hands it each cluster whose waiting pods changed (or every
-// 30 s), and reads back the latest explanations, so that a slow explanation
-// (seconds on thousands of nodes) never delays what devices the page shows.
+// compute loop hands it each cluster whose waiting pods changed (or, while
+// the cluster changes, every 30 s), and reads back the latest explanations, so that a slow
+// explanation (seconds on thousands of nodes) never delays what devices the page shows. The cluster
+// is decoded only while it is explained, and only when pods wait.
 #pragma once
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "cli/serve/dashboard_state.h"
+#include "cli/serve/kept_objects.h"
 #include "dra/api/feature_gates.h"
 #include "dra/scheduler/cluster.h"
 #include "dra/util/mutex.h"
@@ -33,10 +35,12 @@ class WaitingExplainer {
   WaitingExplainer(const WaitingExplainer&) = delete;
   WaitingExplainer& operator=(const WaitingExplainer&) = delete;
 
-  // Takes `cluster` when its waiting pods differ from those of the last
-  // cluster taken, or that one is older than max_age; otherwise leaves it.
-  // Returns at once; the newest cluster taken replaces one not yet started.
-  void Offer(scheduler::Cluster& cluster) DRA_EXCLUDES(mu_);
+  // Takes `objects` (the source's `version` of them) when their waiting pods
+  // differ from those of the last cluster taken, or when the objects changed
+  // and the last cluster taken is older than max_age: an unchanged cluster
+  // would be explained the same way. Returns at once; the newest cluster
+  // taken replaces one not yet started.
+  void Offer(const KeptCluster& objects, std::uint64_t version) DRA_EXCLUDES(mu_);
   // The latest explanations; generation 0 before the first.
   std::shared_ptr<const Explained> Latest() const DRA_EXCLUDES(mu_);
   void Stop() DRA_EXCLUDES(mu_);
@@ -48,9 +52,10 @@ class WaitingExplainer {
   const std::chrono::milliseconds max_age_;
   mutable Mutex mu_;
   CondVar cv_;
-  std::unique_ptr<scheduler::Cluster> next_ DRA_GUARDED_BY(mu_);
+  std::unique_ptr<KeptCluster> next_ DRA_GUARDED_BY(mu_);
   std::vector<std::string> offered_ DRA_GUARDED_BY(mu_);  // waiting pods of the last taken
   std::chrono::steady_clock::time_point offered_at_ DRA_GUARDED_BY(mu_);
+  std::uint64_t offered_version_ DRA_GUARDED_BY(mu_) = 0;
   bool taken_any_ DRA_GUARDED_BY(mu_) = false;
   std::shared_ptr<const Explained> latest_ DRA_GUARDED_BY(mu_);
   bool stopped_ DRA_GUARDED_BY(mu_) = false;

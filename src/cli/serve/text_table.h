@@ -1,0 +1,43 @@
+// Each distinct text of a dashboard state once: forty thousand devices name
+// a few drivers, thousands of nodes and pools, and a handful of device names
+// and products, so cells and rows hold 4-byte ids instead of strings.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dra::cli::serve {
+
+// Thread-safety: Intern and Seal need exclusive access; once sealed, reading
+// is safe from any thread. A view stays valid as long as the table and until
+// the next Intern.
+class TextTable {
+ public:
+  using Id = std::uint32_t;
+  static constexpr Id kEmpty = 0;  // ""
+
+  TextTable();
+  // The id of `text`, added if new.
+  Id Intern(std::string_view text);
+  std::string_view operator[](Id id) const {
+    return std::string_view(text_).substr(starts_[id], starts_[id + 1] - starts_[id]);
+  }
+  std::size_t size() const { return starts_.size() - 1; }
+  // Frees the lookup index and spare capacity; Intern must not follow.
+  void Seal();
+
+ private:
+  std::string text_;                   // every text, back to back
+  std::vector<std::uint32_t> starts_;  // text i is [starts_[i], starts_[i + 1])
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, Id, Hash, std::equal_to<>> index_;  // while interning
+};
+
+}  // namespace dra::cli::serve
