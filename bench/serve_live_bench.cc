@@ -9,12 +9,15 @@
 //      devices);
 //   3. a change (one more claim allocated through the API) until the state
 //      served shows it;
-//   4. memory: the process's resident set per device after the changes.
+//   4. memory: the process's resident set per device after the changes (and
+//      its anonymous and file-backed parts), and its peak.
 // Needs the cluster binaries (tests/cluster/build.sh) in DRA_CLUSTER_BIN or
 // the default cache.
 //
 //   build/bench/serve_live_bench --dra build/dra [--nodes 5000] [--devices 8]
-//                                [--claims 20000] [--repeat 5]
+//                                [--claims 20000] [--repeat 5] [--hold]
+// --hold populates the cluster, prints its kubeconfig and keeps it up until
+// standard input ends, for looking at dra serve by hand.
 #include <arpa/inet.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -146,7 +149,7 @@ void StopServe(const Served& s) {
   waitpid(s.pid, &status, 0);
 }
 
-// VmRSS or VmHWM of a process, in bytes.
+// A field of /proc/PID/status (VmRSS, VmHWM, RssAnon, RssFile), in bytes.
 long ProcessMemory(pid_t pid, const std::string& field) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   for (std::string line; std::getline(status, line);) {
@@ -252,8 +255,18 @@ bool Parallel(int n, const std::function<bool(int)>& work) {
 int main(int argc, char** argv) {
   int nodes = 5000, devices = 8, claims = 20000, repeat = 5;
   std::string dra_program = "build/dra";
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool hold = false;
+  for (int i = 1; i < argc; i += 2) {
     std::string flag = argv[i];
+    if (flag == "--hold") {
+      hold = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::cerr << "flag " << flag << " needs a value\n";
+      return 2;
+    }
     if (flag == "--nodes") {
       nodes = std::atoi(argv[i + 1]);
     } else if (flag == "--devices") {
@@ -302,6 +315,21 @@ int main(int argc, char** argv) {
   auto typed = dra::kube::TypedClient::New(*client);
   if (!typed.ok()) return 1;
 
+  // The program's own size: dra serve on the empty cluster, settled.
+  double empty_rss = 0;
+  {
+    const int port = FreePort();
+    Served served = StartServe(dra_program, cluster->admin_kubeconfig(), port);
+    auto s = Clock::now();
+    while (Seconds(Clock::now() - s) < 60 &&
+           HttpGet(port, "/api/summary").find("\"synced\":true") == std::string::npos) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(6));
+    empty_rss = static_cast<double>(ProcessMemory(served.pid, "VmRSS"));
+    StopServe(served);
+  }
+
   auto t0 = Clock::now();
   bool ok =
       typed->Create(Class("gpu.example.com", "device.driver == \"gpu.example.com\"")).ok() &&
@@ -349,12 +377,22 @@ int main(int argc, char** argv) {
       Seconds(Clock::now() - t0));
 
   const std::string kubeconfig = cluster->admin_kubeconfig();
+  if (hold) {
+    // For looking at dra serve by hand: the populated cluster stays up until
+    // standard input ends.
+    std::printf("holding the cluster: --kubeconfig %s (end standard input to stop)\n",
+                kubeconfig.c_str());
+    std::fflush(stdout);
+    while (std::getchar() != EOF) {
+    }
+    return 0;
+  }
   const std::string kubectl_get =
       cluster->kubectl() + " --kubeconfig " + kubeconfig +
       " get nodes,pods,resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices,"
       "devicetaintrules -A -o json > /dev/null";
   std::vector<double> sync, kubectl, first_scrape, scrape, summary, node_devices, change, compute,
-      rss, hwm;
+      rss, anon, file, hwm;
   std::size_t metrics_bytes = 0, summary_bytes = 0;
   int next_claim = allocated;  // pending claims to allocate, one per change
   for (int r = 0; r < repeat; ++r) {
@@ -420,7 +458,12 @@ int main(int argc, char** argv) {
       compute.push_back(JsonDouble(HttpGet(port, "/api/summary"), "computeSeconds"));
     }
     close(events);
+    // Settled: dra serve gives freed memory back after each state and every
+    // few seconds between states.
+    std::this_thread::sleep_for(std::chrono::seconds(6));
     rss.push_back(static_cast<double>(ProcessMemory(served.pid, "VmRSS")));
+    anon.push_back(static_cast<double>(ProcessMemory(served.pid, "RssAnon")));
+    file.push_back(static_cast<double>(ProcessMemory(served.pid, "RssFile")));
     hwm.push_back(static_cast<double>(ProcessMemory(served.pid, "VmHWM")));
     StopServe(served);
   }
@@ -442,8 +485,19 @@ int main(int argc, char** argv) {
       "/api/summary read; max %.3f s) | %.3f s |\n",
       *std::max_element(change.begin(), change.end()), Median(change));
   std::printf("| of which computing the state (computeSeconds) | %.3f s |\n", Median(compute));
-  std::printf("| resident memory after the changes | %.0f MiB (%.0f bytes per device) |\n",
+  std::printf("| resident memory after the changes | %.1f MiB (%.0f bytes per device) |\n",
               Median(rss) / (1 << 20), Median(rss) / total_devices);
+  std::printf(
+      "| of which the process's own memory (RssAnon) | %.1f MiB (%.0f bytes per device) |\n",
+      Median(anon) / (1 << 20), Median(anon) / total_devices);
+  std::printf(
+      "| of which pages of the program and its libraries (RssFile) | %.1f MiB (%.0f bytes per "
+      "device) |\n",
+      Median(file) / (1 << 20), Median(file) / total_devices);
+  std::printf("| resident memory on the empty cluster (the program itself) | %.1f MiB |\n",
+              empty_rss / (1 << 20));
+  std::printf("| resident memory the cluster adds, per device | %.0f bytes |\n",
+              (Median(rss) - empty_rss) / total_devices);
   std::printf("| peak resident memory | %.0f MiB (%.0f bytes per device) |\n",
               Median(hwm) / (1 << 20), Median(hwm) / total_devices);
   return 0;
