@@ -50,6 +50,15 @@ std::string TaintText(const api::DeviceTaint& t) {
   return t.key + (t.value.empty() ? "" : "=" + t.value) + ":" + t.effect;
 }
 
+// A device by the texts of its driver, pool and name.
+using DeviceKey = std::tuple<std::string_view, std::string_view, std::string_view>;
+struct DeviceKeyHash {
+  std::size_t operator()(const DeviceKey& k) const {
+    const std::hash<std::string_view> h;
+    return h(std::get<0>(k)) ^ (h(std::get<1>(k)) * 31) ^ (h(std::get<2>(k)) * 961);
+  }
+};
+
 // The claims' allocation results by device.
 class FactIndex {
  public:
@@ -70,14 +79,7 @@ class FactIndex {
   }
 
  private:
-  using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      const std::hash<std::string_view> h;
-      return h(std::get<0>(k)) ^ (h(std::get<1>(k)) * 31) ^ (h(std::get<2>(k)) * 961);
-    }
-  };
-  std::unordered_map<Key, std::vector<Ref>, KeyHash> by_device_;
+  std::unordered_map<DeviceKey, std::vector<Ref>, DeviceKeyHash> by_device_;
   std::vector<Ref> none_;
 };
 
@@ -325,15 +327,8 @@ void ComputeNodes(const KeptCluster& kept, DashboardState& out) {
 void ComputeClaims(const std::vector<ClaimFacts>& claims, DashboardState& out) {
   // The node and uuid of each device, found by the texts of its name. The
   // views point into the table, so nothing is interned until all are found.
-  using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      const std::hash<std::string_view> h;
-      return h(std::get<0>(k)) ^ (h(std::get<1>(k)) * 31) ^ (h(std::get<2>(k)) * 961);
-    }
-  };
   TextTable& t = out.texts;
-  std::unordered_map<Key, const DeviceCell*, KeyHash> cells;
+  std::unordered_map<DeviceKey, const DeviceCell*, DeviceKeyHash> cells;
   cells.reserve(out.devices.size());
   for (const DeviceCell& cell : out.devices)
     cells[{t[cell.driver], t[cell.pool], t[cell.name]}] = &cell;
