@@ -75,6 +75,10 @@ async function main() {
     if (!row.includes(pod.message)) fail(`pending pod ${pod.name}: "${row}" lacks kube-scheduler's message "${pod.message}"`);
   }
   console.log(`ok: waiting pods ${expect.pending.map((p) => p.name + ' (' + p.stage + ')').join(', ')}`);
+  // Nothing the page means to leave out shows as a stray "null" or
+  // "undefined" (no name or value in this cluster is either).
+  const stray = await evaluate(`[...document.querySelectorAll('main *, body > *')].flatMap((e) => [...e.childNodes]).filter((n) => n.nodeType === 3 && /^(null|undefined)$/.test(n.textContent.trim())).length`);
+  if (stray !== 0) fail(`${stray} stray "null" or "undefined" texts on the page`);
 
   // The device map of a node; the markup in an attribute value stays text.
   await evaluate(`document.querySelector('[data-node=${JSON.stringify(expect.mapNode)}]').click()`);

@@ -28,8 +28,10 @@ const fmt = new Intl.NumberFormat('en');
 // how many more there are: the search box finds the rest.
 const kTableRows = 50;
 
+// A note under a capped table; '' (nothing) when every row is shown, as
+// replaceChildren would write null as text.
 function moreNote(shown, all, what) {
-  return all > shown ? el('p', {class: 'muted', text: `Showing ${shown} of ${fmt.format(all)} ${what}; search to find the others.`}) : null;
+  return all > shown ? el('p', {class: 'muted', text: `Showing ${shown} of ${fmt.format(all)} ${what}; search to find the others.`}) : '';
 }
 const pct = (part, whole) => (whole > 0 ? Math.round((100 * part) / whole) : 0);
 const total = (t) => t.free + t.allocated + t.tainted;
