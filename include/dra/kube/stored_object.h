@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "dra/api/codec.h"
 #include "dra/json/value.h"
@@ -26,5 +27,10 @@ ApiResult<std::shared_ptr<const StoredObject>> StoreObject(json::Value&& tree);
 // The stored object decoded into dra's typed form. `type` is what the
 // informer watched: list items carry no kind or apiVersion, and take its.
 ApiResult<api::Object> DecodeStored(const StoredObject& object, const ResourceType& type);
+
+// The same for any compact JSON text of one object (e.g. decompressed from a
+// kube::CompressedText); `type` may be null when the text carries its kind
+// and apiVersion.
+ApiResult<api::Object> DecodeStoredJson(std::string_view json, const ResourceType* type);
 
 }  // namespace dra::kube

@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "cli/serve/claim_facts.h"
-#include "dra/json/value.h"
+#include "dra/kube/stored_object.h"
 
 namespace dra::cli::serve {
 namespace {
@@ -114,18 +114,9 @@ Result<KeptPtr> Keep(api::Object object, kube::TextCompressor& compressor) {
 Result<api::Object> Unkeep(const KeptObject& kept) {
   Result<std::string> text = kept.Decompress();
   if (!text.ok()) return text.failure();
-  json::ParseLimits limits;
-  limits.max_depth = 200;
-  Result<json::Value> tree = json::ParseJson(*text, limits);
-  if (!tree.ok()) return Error{tree.error()};
-  api::DecodeOptions options;
-  options.json_source = *text;
-  options.apply_defaults = false;
-  options.ignore_unknown_fields = true;
-  api::DecodeOutcome outcome = api::DecodeDocument(*tree, options);
-  if (!outcome.errors.empty()) return Error{outcome.errors.front().message};
-  if (outcome.objects.size() != 1) return Error{"not one object"};
-  return std::move(outcome.objects.front().object);
+  kube::ApiResult<api::Object> o = kube::DecodeStoredJson(*text, nullptr);
+  if (!o.ok()) return Error{o.error().message};
+  return std::move(*o);
 }
 
 scheduler::Cluster Unpack(const KeptCluster& kept, const UnpackOptions& options) {
