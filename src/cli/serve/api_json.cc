@@ -219,14 +219,17 @@ std::string DevicesJson(const DashboardState& s, const std::string& node, const 
                         bool not_node_local, std::size_t limit) {
   Value devices = Value::Array();
   bool truncated = false;
+  // "driver/pool": a driver name has no '/', a pool name may.
+  const std::size_t slash = pool.find('/');
+  const std::string_view pool_driver = std::string_view(pool).substr(0, slash);
+  const std::string_view pool_name =
+      slash == std::string::npos ? std::string_view() : std::string_view(pool).substr(slash + 1);
   for (const DeviceCell& d : s.devices) {
     bool keep = false;
     if (!node.empty()) keep = s.Text(d.node) == node;
     if (!pool.empty()) {
-      const std::string_view driver = s.Text(d.driver);
-      keep = pool.size() == driver.size() + 1 + s.Text(d.pool).size() &&
-             pool.compare(0, driver.size(), driver) == 0 && pool[driver.size()] == '/' &&
-             pool.compare(driver.size() + 1, std::string::npos, s.Text(d.pool)) == 0;
+      keep = slash != std::string::npos && s.Text(d.driver) == pool_driver &&
+             s.Text(d.pool) == pool_name;
     }
     if (not_node_local) keep = d.node == TextTable::kEmpty;
     if (!keep) continue;
