@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang libclang-rt-14-dev clang-format clang-tidy python3 python3-yaml
-  libcurl4-openssl-dev ccache openssl libcpp-httplib-dev libzstd-dev
+  libcurl4-openssl-dev ccache openssl libcpp-httplib-dev libzstd-dev zlib1g-dev
   prometheus chromium
 )
 

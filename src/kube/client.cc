@@ -37,6 +37,7 @@
 
 #include "dra/util/mutex.h"
 #include "kube/go_duration.h"
+#include "kube/gzip_members.h"
 #include "kube/rate_limiter.h"
 #include "kube/warning_header.h"
 #include "kube/wire.h"
@@ -130,6 +131,10 @@ struct Transfer {
   std::size_t max_bytes = 0;
   std::string body;
   std::string content_type;
+  std::string content_encoding;
+  // Streams' gzip answers, decoded here (ConfigureConnection says why).
+  std::unique_ptr<GzipMembers> gunzip;
+  std::string decode_error;  // the stream's gzip is corrupt
   std::vector<std::string> warning_values;
   std::string retry_after;
   long os_errno = 0;  // the socket error of a failed connection
@@ -156,6 +161,8 @@ std::size_t OnHeaderUnsafe(Transfer* t, std::string_view line) {
     t->warning_values.clear();
     t->retry_after.clear();
     t->content_type.clear();
+    t->content_encoding.clear();
+    t->gunzip.reset();
     return n;
   }
   auto colon = line.find(':');
@@ -168,6 +175,8 @@ std::size_t OnHeaderUnsafe(Transfer* t, std::string_view line) {
     t->retry_after = std::move(value);
   } else if (name == "content-type") {
     t->content_type = std::move(value);
+  } else if (name == "content-encoding") {
+    t->content_encoding = ToLower(value);
   }
   return n;
 }
@@ -182,35 +191,44 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user
   }
 }
 
-std::size_t OnBodyUnsafe(Transfer* t, char* data, std::size_t n) {
-  if (t->on_data != nullptr) {
-    if (t->status < 0) {
-      long code = 0;
-      curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &code);
-      t->status = static_cast<int>(code);
-    }
-    if (t->status >= 200 && t->status <= 206) {
-      if (!(*t->on_data)(std::string_view(data, n))) {
-        t->stopped_by_callback = true;
-        return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
-      }
-      return n;
-    }
-    // A failure answer is collected (bounded) to become an ApiError.
-  }
+// Takes `piece` of the (decoded) body; false aborts the transfer
+// (CURLE_WRITE_ERROR), with the reason in `t`.
+bool TakeBody(Transfer* t, std::string_view piece) {
   if (t->status < 0) {
     long code = 0;
     curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &code);
     t->status = static_cast<int>(code);
   }
+  const bool ok_status = t->status >= 200 && t->status <= 206;
+  if (t->on_data != nullptr && ok_status) {
+    if (!(*t->on_data)(piece)) {
+      t->stopped_by_callback = true;
+      return false;
+    }
+    return true;
+  }
+  // A failure answer (or, not streaming, the answer) is collected, bounded.
   // Only a Status or 2 KiB of text is ever read from a failure answer.
-  std::size_t limit = t->status >= 200 && t->status <= 206 ? t->max_bytes : t->max_error_bytes;
-  if (t->body.size() + n > limit) {
+  std::size_t limit = ok_status ? t->max_bytes : t->max_error_bytes;
+  if (t->body.size() + piece.size() > limit) {
     t->too_large = true;
+    return false;
+  }
+  t->body.append(piece);
+  return true;
+}
+
+std::size_t OnBodyUnsafe(Transfer* t, char* data, std::size_t n) {
+  if (t->on_data != nullptr && t->content_encoding == "gzip") {
+    if (t->gunzip == nullptr) t->gunzip = std::make_unique<GzipMembers>();
+    if (t->gunzip->Feed(std::string_view(data, n),
+                        [t](std::string_view piece) { return TakeBody(t, piece); })) {
+      return n;
+    }
+    if (!t->gunzip->error().empty()) t->decode_error = t->gunzip->error();
     return 0;
   }
-  t->body.append(data, n);
-  return n;
+  return TakeBody(t, std::string_view(data, n)) ? n : 0;
 }
 
 std::size_t OnBody(char* data, std::size_t size, std::size_t count, void* user) {
@@ -665,6 +683,10 @@ struct Client::Impl {
       }
     }
     if (!config.disable_compression) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "gzip");
+    // Streams are decoded by OnBody: kube-apiserver compresses a watch-list
+    // as a series of gzip members, and libcurl's decoder fails at the start
+    // of the second ("Failed writing received data").
+    if (streaming) curl_easy_setopt(h, CURLOPT_HTTP_CONTENT_DECODING, 0L);
     if (!config.proxy_url.empty()) curl_easy_setopt(h, CURLOPT_PROXY, config.proxy_url.c_str());
   }
 
@@ -877,6 +899,10 @@ struct Client::Impl {
       CURLcode code = Perform(r, t, *creds, streaming, remaining(), curl_error);
       if (t.exception) std::rethrow_exception(t.exception);
       if (t.cancelled) return ApiError::Cancelled();
+      if (!t.decode_error.empty()) {
+        return ApiError::Protocol("the answer to " + r.method + " " + r.path +
+                                  " is not valid gzip: " + t.decode_error);
+      }
       if (t.too_large) return TooLarge(r, t);
       bool stopped = t.stopped_by_callback && code == CURLE_WRITE_ERROR;
       if (code != CURLE_OK && !stopped) {
