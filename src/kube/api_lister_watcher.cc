@@ -19,12 +19,22 @@ class ApiListerWatcher : public ListerWatcher {
 
   ApiResult<ObjectList> List(const ListOptions& options) override {
     ListOptions lo = WithSelectors(options);
-    if (options.limit > 0) {
-      lo.limit = 0;
-      return objects_.List(type_, ns_, lo, options.limit);
+    ApiResult<ObjectList> list = options.limit > 0 ? objects_.List(type_, ns_, lo, options.limit)
+                                                   : objects_.ListPage(type_, ns_, lo);
+    if (!list.ok()) return list;
+    // A list's items carry no kind (their list's type says it); watched
+    // objects do. Informers see both alike.
+    for (json::Value& item : list->items) {
+      if (!item.is_object() || item.Find("kind") != nullptr) continue;
+      item.members.insert(
+          item.members.begin(),
+          {json::Member{"apiVersion", json::Value::String(type_.GroupVersion()), {}},
+           json::Member{"kind", json::Value::String(type_.kind), {}}});
     }
-    return objects_.ListPage(type_, ns_, lo);
+    return list;
   }
+
+  bool SupportsWatchList() const override { return true; }
 
   ApiStatus Watch(const ListOptions& options, const std::function<bool(WatchEvent&&)>& on_event,
                   const std::atomic<bool>* cancel) override {

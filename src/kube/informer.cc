@@ -168,21 +168,151 @@ struct InformerCore::State {
     return nullptr;
   }
 
+  using Keyed = std::vector<std::pair<std::string, ErasedObject>>;
+  // How a watch-list ended.
+  enum class Streamed : std::uint8_t {
+    kWatched,  // the cache was replaced and the stream then ended: watch on
+    kRetry,    // try again (the delay, if any, already slept)
+    kList,     // the server did not stream the objects: list them
+    kStopped,
+  };
+
+  // A watch-list's initial events so far.
+  struct InitialEvents {
+    Keyed objects;       // transformed
+    std::string rv;      // of the last event other than ADDED
+    bool ended = false;  // the initial-events-end bookmark came
+  };
+
   void RunReflector();
+  Streamed WatchList(Backoff& backoff);
+  void TakeInitial(WatchEvent&& event, InitialEvents& initial);
+  Streamed WatchAfterListEnded(const ApiStatus& st, Backoff& backoff);
+  Streamed WatchListFailed(const ApiStatus& st, Backoff& backoff);
   bool List();
   void WatchLoop(Backoff& backoff);
+  // Handles one event of a watch past its initial events (and the
+  // resourceVersion it carries).
+  void Watched(WatchEvent&& event);
   bool HandleEvent(WatchEvent&& event);
-  void Replace(std::vector<json::Value>&& items, bool initial);
+  // The cache becomes `fresh` (transformed objects; a key may repeat, the
+  // last one counts; nullptr: a failed transform, what was known is kept).
+  void Replace(Keyed&& fresh, bool initial);
+  // Adds the objects of a listed page to `out`, transformed.
+  void TransformInto(std::vector<json::Value>&& items, Keyed& out);
   void RunDispatcher();
   void Dispatch(Notification& n);
 };
 
 void InformerCore::State::RunReflector() {
   Backoff backoff(options, rng);
+  const bool watch_list = options.watch_list && source->SupportsWatchList();
   while (!stop.load()) {
-    if (List()) WatchLoop(backoff);
+    Streamed streamed = watch_list ? WatchList(backoff) : Streamed::kList;
+    if (streamed == Streamed::kStopped) break;
+    if (streamed == Streamed::kRetry) continue;
+    if (streamed == Streamed::kWatched || List()) WatchLoop(backoff);
     if (stop.load() || !Sleep(backoff.Next())) break;
   }
+}
+
+InformerCore::State::Streamed InformerCore::State::WatchList(Backoff& backoff) {
+  ListOptions lo;
+  {
+    MutexLock lock(mu);
+    lo.resource_version = last_rv_unavailable ? "" : last_rv;
+    ++stats.watches;
+  }
+  lo.resource_version_match = "NotOlderThan";
+  lo.send_initial_events = true;
+  lo.allow_watch_bookmarks = true;
+  double min_s = std::chrono::duration<double>(options.min_watch_timeout).count();
+  lo.timeout_seconds = static_cast<std::int64_t>(min_s + rng.NextDouble() * min_s);
+  InitialEvents initial;
+  ApiStatus st = source->Watch(
+      lo,
+      [&](WatchEvent&& event) {
+        if (initial.ended) {
+          Watched(std::move(event));
+        } else {
+          TakeInitial(std::move(event), initial);
+        }
+        return !stop.load();
+      },
+      &stop);
+  if (stop.load()) return Streamed::kStopped;
+  return initial.ended ? WatchAfterListEnded(st, backoff) : WatchListFailed(st, backoff);
+}
+
+void InformerCore::State::TakeInitial(WatchEvent&& event, InitialEvents& initial) {
+  Count([](InformerStats& s) { ++s.events; });
+  if (event.type != "ADDED") initial.rv = ResourceVersionOf(event.object);
+  if (event.type == "BOOKMARK") {
+    Count([](InformerStats& s) { ++s.bookmarks; });
+    const json::Value* meta = Member(event.object, "metadata");
+    const json::Value* notes = meta != nullptr ? Member(*meta, "annotations") : nullptr;
+    if (notes == nullptr || wire::StringAt(*notes, "k8s.io/initial-events-end") != "true") return;
+    const bool first = !listed_once;
+    listed_once = true;
+    Replace(std::move(initial.objects), first);
+    initial.objects = Keyed();
+    initial.ended = true;
+    MutexLock lock(mu);
+    last_rv_unavailable = false;
+    last_rv = initial.rv;
+    ++stats.lists;
+    ++stats.streamed_lists;
+    return;
+  }
+  std::string key = ObjectKey(event.object);
+  if (key.empty()) {
+    Report(ApiError::Protocol(options.name + ": " + event.type +
+                              " watch event for an object without metadata.name"));
+    return;
+  }
+  if (event.type == "DELETED") {
+    // Not expected before the bookmark; rare enough for a scan.
+    std::erase_if(initial.objects, [&](const auto& kv) { return kv.first == key; });
+  } else {
+    ErasedObject obj = Transform(std::move(event.object), key);
+    initial.objects.emplace_back(std::move(key), std::move(obj));
+  }
+}
+
+// The stream went on as the watch after its initial events: it ends as
+// WatchLoop's watches do.
+InformerCore::State::Streamed InformerCore::State::WatchAfterListEnded(const ApiStatus& st,
+                                                                       Backoff& backoff) {
+  if (st.ok()) return Streamed::kWatched;
+  const ApiError& e = st.error();
+  if (e.kind == ErrorKind::kCancelled) return Streamed::kStopped;
+  Count([](InformerStats& s) { ++s.watch_errors; });
+  if (e.connection_refused || e.IsTooManyRequests()) {
+    return Sleep(backoff.Next()) ? Streamed::kWatched : Streamed::kStopped;
+  }
+  if (!e.IsGone()) {
+    ApiError reported = e;
+    reported.message = "watch of " + options.name + " ended: " + reported.message;
+    Report(std::move(reported));
+  }
+  return Sleep(backoff.Next()) ? Streamed::kRetry : Streamed::kStopped;
+}
+
+InformerCore::State::Streamed InformerCore::State::WatchListFailed(const ApiStatus& st,
+                                                                   Backoff& backoff) {
+  if (st.ok()) return Streamed::kList;  // ended before the initial-events-end bookmark
+  const ApiError& e = st.error();
+  if (e.kind == ErrorKind::kCancelled) return Streamed::kStopped;
+  if (e.connection_refused || e.IsTooManyRequests()) {
+    Count([](InformerStats& s) { ++s.watch_errors; });
+    return Sleep(backoff.Next()) ? Streamed::kRetry : Streamed::kStopped;
+  }
+  if (e.IsGone() || IsTooLargeResourceVersion(e)) {
+    MutexLock lock(mu);
+    last_rv_unavailable = true;
+    return Streamed::kRetry;
+  }
+  return Streamed::kList;
 }
 
 bool InformerCore::State::List() {
@@ -215,9 +345,12 @@ bool InformerCore::State::List() {
     Report(std::move(e));
     return false;
   }
+  Keyed fresh;
+  TransformInto(std::move(list->items), fresh);
+  list->items = {};
   bool initial = !listed_once;
   listed_once = true;
-  Replace(std::move(list->items), initial);
+  Replace(std::move(fresh), initial);
   MutexLock lock(mu);
   last_rv_unavailable = false;
   last_rv = list->resource_version;
@@ -225,9 +358,8 @@ bool InformerCore::State::List() {
   return true;
 }
 
-void InformerCore::State::Replace(std::vector<json::Value>&& items, bool initial) {
-  std::vector<std::pair<std::string, ErasedObject>> fresh;
-  fresh.reserve(items.size());
+void InformerCore::State::TransformInto(std::vector<json::Value>&& items, Keyed& out) {
+  out.reserve(out.size() + items.size());
   for (json::Value& item : items) {
     std::string key = ObjectKey(item);
     if (key.empty()) {
@@ -235,8 +367,12 @@ void InformerCore::State::Replace(std::vector<json::Value>&& items, bool initial
       continue;
     }
     ErasedObject obj = Transform(std::move(item), key);
-    fresh.emplace_back(std::move(key), std::move(obj));
+    item = json::Value();  // its document goes as soon as it is transformed
+    out.emplace_back(std::move(key), std::move(obj));
   }
+}
+
+void InformerCore::State::Replace(Keyed&& fresh, bool initial) {
   std::vector<Notification> out;
   {
     WriterLock lock(cache_mu);
@@ -313,6 +449,13 @@ bool InformerCore::State::HandleEvent(WatchEvent&& event) {
   }
   Push(std::move(n));
   return true;
+}
+
+void InformerCore::State::Watched(WatchEvent&& event) {
+  std::string rv = ResourceVersionOf(event.object);
+  HandleEvent(std::move(event));
+  MutexLock lock(mu);
+  last_rv = std::move(rv);
 }
 
 void InformerCore::State::WatchLoop(Backoff& backoff) {

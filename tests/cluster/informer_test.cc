@@ -79,7 +79,8 @@ class ClusterWatchTest : public ::testing::Test {
 
   // An informer over ResourceSlices of `driver`, keeping typed slices.
   std::unique_ptr<Informer<api::ResourceSlice>> SliceInformer(
-      const std::string& driver, InformerHandlers<api::ResourceSlice> handlers = {}) {
+      const std::string& driver, InformerHandlers<api::ResourceSlice> handlers = {},
+      bool watch_list = true) {
     auto source = std::shared_ptr<ListerWatcher>(NewApiListerWatcher(
         ObjectClient(client_), ResourceSlices(typed_->version()), "", "", "spec.driver=" + driver));
     TypedClient typed = *typed_;
@@ -95,6 +96,7 @@ class ClusterWatchTest : public ::testing::Test {
     options.name = "resourceslices.resource.k8s.io";
     options.backoff_initial = std::chrono::milliseconds(100);
     options.backoff_cap = std::chrono::milliseconds(1000);
+    options.watch_list = watch_list;
     return std::make_unique<Informer<api::ResourceSlice>>(source, transform, std::move(handlers),
                                                           options);
   }
@@ -124,6 +126,42 @@ TEST_F(ClusterWatchTest, RawWatchSeesEventsInOrder) {
   });
   ASSERT_TRUE(s.ok()) << KubectlErrorText(s.error());
   EXPECT_EQ(types, (std::vector<std::string>{"ADDED", "MODIFIED", "DELETED"}));
+}
+
+// kube-apiserver v1.37 streams the first list (the WatchList feature is on
+// by default); with watch-lists off the informer lists. Both see the same.
+TEST_F(ClusterWatchTest, InformerStreamsItsFirstList) {
+  for (const char* name : {"s1", "s2", "s3"}) {
+    ASSERT_TRUE(typed_->Create(Slice(name, "stream.example.com")).ok());
+  }
+  ASSERT_TRUE(typed_->Create(Slice("elsewhere", "other.example.com")).ok());
+  for (bool watch_list : {true, false}) {
+    SCOPED_TRACE(watch_list ? "watch-list" : "list");
+    std::atomic<int> initial{0};
+    InformerHandlers<api::ResourceSlice> handlers;
+    handlers.on_add = [&](const auto&, bool in_initial_list) {
+      if (in_initial_list) ++initial;
+    };
+    std::atomic<int> errors{0};
+    handlers.on_error = [&](const ApiError&) { ++errors; };
+    auto informer = SliceInformer("stream.example.com", handlers, watch_list);
+    informer->Start();
+    ASSERT_TRUE(informer->WaitForSync(std::chrono::seconds(30)));
+    EXPECT_EQ(Names(informer->Snapshot()), (std::set<std::string>{"s1", "s2", "s3"}));
+    EXPECT_EQ(initial.load(), 3);
+    EXPECT_FALSE(informer->LastSyncResourceVersion().empty());
+    // The watch goes on from there.
+    const std::string name = watch_list ? "s4" : "s5";
+    ASSERT_TRUE(typed_->Create(Slice(name, "stream.example.com")).ok());
+    ASSERT_TRUE(Eventually([&] { return informer->Get(name) != nullptr; }));
+    InformerStats stats = informer->Stats();
+    EXPECT_EQ(stats.lists, 1u);
+    EXPECT_EQ(stats.streamed_lists, watch_list ? 1u : 0u);
+    EXPECT_EQ(stats.list_errors + stats.watch_errors + stats.transform_errors, 0u);
+    informer->Stop();
+    EXPECT_EQ(errors.load(), 0);
+    ASSERT_TRUE(typed_->Delete<api::ResourceSlice>("", name).ok());
+  }
 }
 
 TEST_F(ClusterWatchTest, InformerSurvivesApiserverRestartAndCompaction) {

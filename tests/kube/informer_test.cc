@@ -28,6 +28,14 @@ WatchEvent Event(std::string type, const std::string& name, const std::string& r
   return {std::move(type), Obj(name, rv), {}};
 }
 
+// A bookmark at `rv`; `initial_events_end`: the one that ends a watch-list's
+// initial events.
+WatchEvent Bookmark(const std::string& rv, bool initial_events_end) {
+  std::string text = "{\"metadata\":{\"resourceVersion\":\"" + rv + "\"";
+  if (initial_events_end) text += ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}";
+  return {"BOOKMARK", json::ParseJson(text + "}}").value(), {}};
+}
+
 ApiError Gone() {
   ApiError e;
   e.code = 410;
@@ -72,6 +80,11 @@ class FakeListerWatcher : public ListerWatcher {
     std::lock_guard l(mu_);
     return list_times_;
   }
+
+  // Whether the informer may start with a watch-list (the fake then streams
+  // whatever events are queued, as the API would the initial ones).
+  bool watch_list = false;
+  bool SupportsWatchList() const override { return watch_list; }
 
   ApiResult<ObjectList> List(const ListOptions& options) override {
     std::lock_guard l(mu_);
@@ -222,6 +235,125 @@ TEST(InformerTest, InitialListThenEvents) {
   EXPECT_EQ(stats.bookmarks, 1u);
   EXPECT_EQ(stats.lists, 1u);
   informer.Stop();
+}
+
+// client-go v0.37.2's reflector starts with a watch-list (WatchListClient is
+// on by default): the initial ADDED events fill the cache at the bookmark
+// that ends them, and the same stream goes on as the watch.
+TEST(InformerTest, WatchListStreamsTheInitialObjects) {
+  auto source = std::make_shared<FakeListerWatcher>();
+  source->watch_list = true;
+  source->QueueEvent(Event("ADDED", "a", "5"));
+  source->QueueEvent(Event("ADDED", "b", "6"));
+  source->QueueEvent(Event("ADDED", "c", "7"));
+  source->QueueEvent(Event("DELETED", "c", "8"));
+  source->QueueEvent(Bookmark("9", false));  // a progress bookmark: not the end
+  source->QueueEvent(Bookmark("10", true));
+  source->QueueEvent(Event("MODIFIED", "a", "11"));
+  Recorder rec;
+  Informer<json::Value> informer(source, nullptr, rec.Handlers(), FastOptions());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(5s));
+  ASSERT_TRUE(WaitFor([&] { return informer.LastSyncResourceVersion() == "11"; }));
+  ASSERT_TRUE(WaitFor([&] { return rec.Calls().size() == 3; }));
+  EXPECT_EQ(rec.Calls(),
+            (std::vector<std::string>{"add a@5 initial", "add b@6 initial", "update a@5->11"}));
+  EXPECT_TRUE(source->list_calls().empty());
+  std::vector<ListOptions> watches = source->watch_calls();
+  ASSERT_EQ(watches.size(), 1u);
+  EXPECT_EQ(watches[0].resource_version, "");
+  EXPECT_EQ(watches[0].resource_version_match, "NotOlderThan");
+  EXPECT_TRUE(watches[0].send_initial_events);
+  EXPECT_TRUE(watches[0].allow_watch_bookmarks);
+  ASSERT_TRUE(watches[0].timeout_seconds.has_value());
+  EXPECT_GE(*watches[0].timeout_seconds, 300);
+  EXPECT_LT(*watches[0].timeout_seconds, 600);
+  InformerStats stats = informer.Stats();
+  EXPECT_EQ(stats.lists, 1u);
+  EXPECT_EQ(stats.streamed_lists, 1u);
+  EXPECT_EQ(stats.bookmarks, 2u);
+  EXPECT_EQ(stats.events, 7u);
+
+  // The stream ends: a plain watch from the last resourceVersion follows.
+  source->QueueEnd(Done{});
+  ASSERT_TRUE(WaitFor([&] { return source->watch_calls().size() == 2; }));
+  watches = source->watch_calls();
+  EXPECT_EQ(watches[1].resource_version, "11");
+  EXPECT_FALSE(watches[1].send_initial_events);
+  EXPECT_EQ(watches[1].resource_version_match, "");
+  EXPECT_TRUE(source->list_calls().empty());
+  EXPECT_EQ(rec.ErrorCount(), 0u);
+}
+
+TEST(InformerTest, WatchListRefusedFallsBackToList) {
+  auto source = std::make_shared<FakeListerWatcher>();
+  source->watch_list = true;
+  ApiError invalid;
+  invalid.code = 422;
+  invalid.reason = "Invalid";
+  invalid.message =
+      "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled";
+  source->QueueEnd(invalid);
+  source->QueueList(List("10", {Obj("a", "5")}));
+  Recorder rec;
+  Informer<json::Value> informer(source, nullptr, rec.Handlers(), FastOptions());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(5s));
+  ASSERT_TRUE(WaitFor([&] { return source->watch_calls().size() == 2; }));
+  EXPECT_EQ(rec.Calls(), (std::vector<std::string>{"add a@5 initial"}));
+  ASSERT_EQ(source->list_calls().size(), 1u);
+  EXPECT_EQ(source->list_calls()[0].resource_version, "0");
+  std::vector<ListOptions> watches = source->watch_calls();
+  EXPECT_TRUE(watches[0].send_initial_events);
+  EXPECT_FALSE(watches[1].send_initial_events);
+  EXPECT_EQ(watches[1].resource_version, "10");
+  EXPECT_EQ(informer.Stats().streamed_lists, 0u);
+  EXPECT_EQ(rec.ErrorCount(), 0u);  // falling back is not an error
+}
+
+// A server that ignores sendInitialEvents (before the WatchList feature)
+// never sends the bookmark: what it streamed is dropped and a list follows.
+TEST(InformerTest, WatchListEndedBeforeTheBookmarkFallsBackToList) {
+  auto source = std::make_shared<FakeListerWatcher>();
+  source->watch_list = true;
+  source->QueueEvent(Event("ADDED", "stale", "3"));
+  source->QueueEnd(Done{});
+  source->QueueList(List("10", {Obj("a", "5")}));
+  Recorder rec;
+  Informer<json::Value> informer(source, nullptr, rec.Handlers(), FastOptions());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(5s));
+  EXPECT_EQ(rec.Calls(), (std::vector<std::string>{"add a@5 initial"}));
+  EXPECT_EQ(informer.Get("stale"), nullptr);
+  EXPECT_EQ(source->list_calls().size(), 1u);
+}
+
+// 410 on a watch-list from a known resourceVersion: again at once from "".
+TEST(InformerTest, WatchListGoneStreamsAgainFromNothing) {
+  auto source = std::make_shared<FakeListerWatcher>();
+  source->watch_list = true;
+  source->QueueEvent(Event("ADDED", "a", "5"));
+  source->QueueEvent(Bookmark("10", true));
+  source->QueueEnd(Gone());  // the watch that followed
+  source->QueueEnd(Gone());  // the next watch-list, from "10"
+  source->QueueEvent(Event("ADDED", "b", "25"));
+  source->QueueEvent(Bookmark("30", true));
+  Recorder rec;
+  Informer<json::Value> informer(source, nullptr, rec.Handlers(), FastOptions());
+  informer.Start();
+  ASSERT_TRUE(WaitFor([&] { return informer.LastSyncResourceVersion() == "30"; }));
+  ASSERT_TRUE(WaitFor([&] { return rec.Calls().size() == 3; }));
+  EXPECT_EQ(rec.Calls(),
+            (std::vector<std::string>{"add a@5 initial", "add b@25", "delete a@5 unknown"}));
+  std::vector<ListOptions> watches = source->watch_calls();
+  ASSERT_EQ(watches.size(), 3u);
+  EXPECT_EQ(watches[0].resource_version, "");
+  EXPECT_EQ(watches[1].resource_version, "10");
+  EXPECT_EQ(watches[2].resource_version, "");
+  for (const ListOptions& w : watches) EXPECT_TRUE(w.send_initial_events);
+  EXPECT_TRUE(source->list_calls().empty());
+  EXPECT_EQ(informer.Stats().streamed_lists, 2u);
+  EXPECT_EQ(rec.ErrorCount(), 0u);
 }
 
 TEST(InformerTest, NamespacedKeys) {

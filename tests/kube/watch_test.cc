@@ -2,6 +2,7 @@
 #include "dra/kube/watch.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <chrono>
 #include <string>
@@ -61,6 +62,69 @@ TEST(WatchTest, StreamsEventsSplitAcrossChunks) {
             "resourceVersion=10&timeout=5m33s&timeoutSeconds=333&watch=true");
 }
 
+// One gzip member holding `text` (zlib's encoder, as Go's gzip.Writer).
+std::string GzipMember(const std::string& text) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
+            Z_OK);
+  std::string out(deflateBound(&z, text.size()) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// kube-apiserver v1.37 (WatchListCompression) gzips a watch-list answer
+// for a client that accepts gzip, one member per flush.
+TEST(WatchTest, GzipStreamOfManyMembers) {
+  const std::string bookmark =
+      "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ResourceSlice\",\"metadata\":{"
+      "\"resourceVersion\":\"12\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}}\n";
+  FakeServer server([&](const FakeRequest&) {
+    FakeResponse r;
+    r.headers = {{"Content-Type", "application/json"}, {"Content-Encoding", "gzip"}};
+    const std::string one = GzipMember(kAdded), two = GzipMember(bookmark);
+    r.chunks = {one.substr(0, 9), one.substr(9) + two.substr(0, 4), two.substr(4),
+                GzipMember(kAdded)};
+    return r;
+  });
+  ObjectClient objects = ObjectsFor(server);
+  ListOptions o;
+  o.send_initial_events = true;
+  o.resource_version_match = "NotOlderThan";
+  o.allow_watch_bookmarks = true;
+  std::vector<std::string> types;
+  ApiStatus st = Watch(objects, ResourceSlices(api::ApiVersion::kV1), "", o, [&](WatchEvent&& e) {
+    types.push_back(e.type);
+    return true;
+  });
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(types, (std::vector<std::string>{"ADDED", "BOOKMARK", "ADDED"}));
+  ASSERT_EQ(server.requests().size(), 1u);
+  EXPECT_EQ(server.requests()[0].Header("accept-encoding"), "gzip");
+  EXPECT_EQ(server.requests()[0].target,
+            "/apis/resource.k8s.io/v1/resourceslices?allowWatchBookmarks=true&"
+            "resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true");
+}
+
+TEST(WatchTest, CorruptGzipStreamIsAnError) {
+  FakeServer server([&](const FakeRequest&) {
+    FakeResponse r;
+    r.headers = {{"Content-Type", "application/json"}, {"Content-Encoding", "gzip"}};
+    r.chunks = {kAdded};  // says gzip, is not
+    return r;
+  });
+  ObjectClient objects = ObjectsFor(server);
+  ApiStatus st = Watch(objects, ResourceSlices(api::ApiVersion::kV1), "", ListOptions{},
+                       [&](WatchEvent&&) { return true; });
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("is not valid gzip"), std::string::npos) << st.error().message;
+}
+
 TEST(WatchTest, ErrorEventEndsTheWatchAsGone) {
   FakeServer server([&](const FakeRequest&) {
     FakeResponse r;
@@ -95,7 +159,13 @@ TEST(WatchTest, StreamEndingInsideAnEventIsAnError) {
       << st.error().message;
 }
 
-TEST(WatchTest, InformerOverHttp) {
+InformerOptions ListOnly() {
+  InformerOptions o;
+  o.watch_list = false;
+  return o;
+}
+
+TEST(WatchTest, InformerListsOverHttp) {
   FakeServer server([&](const FakeRequest& req) {
     FakeResponse r;
     r.headers = {{"Content-Type", "application/json"}};
@@ -113,7 +183,7 @@ TEST(WatchTest, InformerOverHttp) {
   Informer<json::Value> informer(
       NewApiListerWatcher(ObjectsFor(server), ResourceSlices(api::ApiVersion::kV1), "", "",
                           "spec.driver=gpu.example.com"),
-      nullptr);
+      nullptr, {}, ListOnly());
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(std::chrono::seconds(5)));
   for (int i = 0; i < 500 && informer.Get("s1") == nullptr; ++i) {
@@ -128,6 +198,48 @@ TEST(WatchTest, InformerOverHttp) {
             "/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.driver%3Dgpu.example.com&"
             "limit=500&resourceVersion=0");
   EXPECT_NE(reqs[1].target.find("resourceVersion=10&"), std::string::npos) << reqs[1].target;
+}
+
+// The first list streamed by a gzip watch-list, which then goes on as the
+// watch; no list request at all.
+TEST(WatchTest, InformerWatchListOverHttp) {
+  const std::string s0 =
+      "{\"type\":\"ADDED\",\"object\":{\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":"
+      "\"s0\",\"resourceVersion\":\"9\"}}}\n";
+  const std::string end =
+      "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ResourceSlice\",\"metadata\":{"
+      "\"resourceVersion\":\"10\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}}\n";
+  FakeServer server([&](const FakeRequest& req) {
+    FakeResponse r;
+    if (req.target.find("sendInitialEvents=true") == std::string::npos) {
+      return testing::StatusResponse(500, "InternalError", "only watch-lists here");
+    }
+    r.headers = {{"Content-Type", "application/json"}, {"Content-Encoding", "gzip"}};
+    r.chunks = {GzipMember(s0) + GzipMember(end), GzipMember(kAdded)};
+    r.chunk_delay_ms = 10;
+    return r;
+  });
+  Informer<json::Value> informer(
+      NewApiListerWatcher(ObjectsFor(server), ResourceSlices(api::ApiVersion::kV1), "", "",
+                          "spec.driver=gpu.example.com"),
+      nullptr);
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(std::chrono::seconds(5)));
+  for (int i = 0; i < 500 && informer.Get("s1") == nullptr; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_NE(informer.Get("s0"), nullptr);
+  EXPECT_NE(informer.Get("s1"), nullptr);
+  EXPECT_EQ(informer.LastSyncResourceVersion(), "11");
+  InformerStats stats = informer.Stats();
+  informer.Stop();
+  EXPECT_EQ(stats.streamed_lists, 1u);
+  std::vector<FakeRequest> reqs = server.requests();
+  ASSERT_GE(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0].target.substr(0, reqs[0].target.find("&timeout=")),
+            "/apis/resource.k8s.io/v1/resourceslices?allowWatchBookmarks=true&"
+            "fieldSelector=spec.driver%3Dgpu.example.com&resourceVersionMatch=NotOlderThan&"
+            "sendInitialEvents=true");
 }
 
 }  // namespace

@@ -4,9 +4,23 @@
 // handlers told of every change.
 //
 // Behaviour (client-go tools/cache/reflector.go and shared_informer.go at
-// v0.37.2, with the WatchListClient feature off):
-//  * The first list asks for resourceVersion "0" (the apiserver's watch
-//    cache), page_size items per request; later lists ask for the last
+// v0.37.2, whose WatchListClient feature is on by default):
+//  * Each cycle starts with a watch-list (KEP-3157) when both the options and
+//    the source allow it: one watch with sendInitialEvents=true,
+//    resourceVersionMatch=NotOlderThan, allowWatchBookmarks and the last
+//    resourceVersion seen ("" at first: a consistent snapshot). The server
+//    streams the objects as ADDED events and marks their end with a bookmark
+//    annotated "k8s.io/initial-events-end": "true"; the objects, transformed
+//    as they arrive, replace the cache at that bookmark, and the same stream
+//    goes on as the watch below. Only one event's document is held at a time
+//    (a list holds its whole response). A watch-list that fails with a
+//    refused connection or 429 is tried again after the backoff delay; one
+//    that fails with 410 Expired (or "too large resource version") again at
+//    once from ""; any other failure, or a stream that ends before that
+//    bookmark (servers without the WatchList feature), falls back to a list.
+//    (client-go tries a stream that ended early again at once.)
+//  * A list asks for resourceVersion "0" (the apiserver's watch cache) at
+//    first, page_size items per request; later lists ask for the last
 //    resourceVersion seen, in one request. A list that fails with 410
 //    Expired (or "too large resource version") is repeated at once with
 //    resourceVersion "" (a consistent read).
@@ -53,6 +67,10 @@ class ListerWatcher {
   // Every item. options.limit > 0: that many items per request (the pages
   // joined); 0: one request without a limit.
   virtual ApiResult<ObjectList> List(const ListOptions& options) = 0;
+  // Whether Watch() honours send_initial_events as the API does (streams the
+  // objects, then the initial-events-end bookmark). Sources that do not are
+  // only listed (client-go's DoesClientNotSupportWatchListSemantics).
+  virtual bool SupportsWatchList() const { return false; }
   // Streams events to `on_event` (ERROR events already turned into the
   // returned error) until the stream ends, on_event returns false, or
   // `cancel` becomes true (kCancelled); see Watch() in watch.h.
@@ -62,7 +80,9 @@ class ListerWatcher {
 };
 
 // A ListerWatcher over the API: `type` in `ns` ("" for all namespaces or a
-// cluster-scoped type), with the selectors added to every request.
+// cluster-scoped type), with the selectors added to every request. Listed
+// objects are given the kind and apiVersion of `type` (a list's items carry
+// none), so that they read as watched objects do.
 // Thread-safety: as safe as the ObjectClient's Client.
 std::unique_ptr<ListerWatcher> NewApiListerWatcher(ObjectClient objects, ResourceType type,
                                                    std::string ns, std::string label_selector = {},
@@ -77,6 +97,8 @@ struct InformerOptions {
   // OnUpdate(obj, obj) for every cached object this often; zero disables.
   std::chrono::milliseconds resync_period{0};
   std::int64_t page_size = 500;
+  // Start each cycle with a watch-list where the source supports it.
+  bool watch_list = true;
   std::chrono::milliseconds min_watch_timeout{300'000};
   std::chrono::milliseconds backoff_initial{800};
   std::chrono::milliseconds backoff_cap{30'000};
@@ -87,7 +109,8 @@ struct InformerOptions {
 
 // Counters, for tests and benchmarks.
 struct InformerStats {
-  std::uint64_t lists = 0;  // successful lists (the first included)
+  std::uint64_t lists = 0;           // successful lists (the first included), streamed ones too
+  std::uint64_t streamed_lists = 0;  // of those, watch-lists
   std::uint64_t list_errors = 0;
   std::uint64_t watches = 0;       // watch requests started
   std::uint64_t watch_errors = 0;  // watches that ended with an error (410 included)

@@ -79,7 +79,7 @@ class LiveSource final : public ClusterSource {
         std::shared_ptr<kube::ListerWatcher>(kube::NewApiListerWatcher(typed_.objects(), type, ""));
     kube::TypedClient typed = typed_;
     auto compressor = std::make_shared<kube::TextCompressor>();
-    auto transform = [typed, compressor, kind = type.kind, group_version = type.GroupVersion()](
+    auto transform = [typed, compressor, kind = type.kind](
                          json::Value&& tree) -> kube::ApiResult<std::shared_ptr<const T>> {
       // managedFields is most of a stored object and nothing dra shows: drop
       // it before decoding.
@@ -89,12 +89,6 @@ class LiveSource final : public ClusterSource {
           std::erase_if(m.value.members,
                         [](const json::Member& f) { return f.key == "managedFields"; });
         }
-      }
-      // A list's items carry no kind: the list's type says what they are.
-      if (tree.is_object() && tree.Find("kind") == nullptr) {
-        tree.members.insert(tree.members.begin(),
-                            {json::Member{"apiVersion", json::Value::String(group_version), {}},
-                             json::Member{"kind", json::Value::String(kind), {}}});
       }
       kube::ApiResult<api::Object> o = typed.Decode(tree);
       if (!o.ok()) return o.error();
