@@ -145,7 +145,8 @@ Families Register(metrics::Registry& r) {
   const std::vector<std::string> resource = {"resource"};
   f.synced = &r.Gauge("dra_serve_informer_synced",
                       "1 once the informer has delivered its first list", resource);
-  f.lists = &r.Counter("dra_serve_informer_lists_total", "Successful lists", resource);
+  f.lists = &r.Counter("dra_serve_informer_lists_total",
+                       "Successful lists, streamed ones (watch-lists) included", resource);
   f.list_errors = &r.Counter("dra_serve_informer_list_errors_total", "Failed lists", resource);
   f.watches = &r.Counter("dra_serve_informer_watches_total",
                          "Watches started (each restart counts)", resource);
