@@ -65,10 +65,12 @@ std::set<std::string> Names(const std::vector<std::shared_ptr<const api::Resourc
 
 class ClusterWatchTest : public ::testing::Test {
  protected:
+  virtual ClusterOptions Options() const { return {}; }
+
   void SetUp() override {
     if (std::string why = TestCluster::SkipReason(); !why.empty()) GTEST_SKIP() << why;
     std::string error;
-    cluster_ = TestCluster::Start(ClusterOptions{}, &error);
+    cluster_ = TestCluster::Start(Options(), &error);
     ASSERT_TRUE(cluster_) << error;
     client_ = AdminClient(*cluster_);
     ASSERT_NE(client_, nullptr);
@@ -162,6 +164,38 @@ TEST_F(ClusterWatchTest, InformerStreamsItsFirstList) {
     EXPECT_EQ(errors.load(), 0);
     ASSERT_TRUE(typed_->Delete<api::ResourceSlice>("", name).ok());
   }
+}
+
+// An apiserver without the WatchList feature refuses sendInitialEvents
+// ("sendInitialEvents is forbidden for watch unless the WatchList feature
+// gate is enabled"): the informer lists instead, and says nothing of it.
+class WatchListOffTest : public ClusterWatchTest {
+ protected:
+  ClusterOptions Options() const override {
+    ClusterOptions o;
+    o.feature_gates = "WatchList=false";
+    return o;
+  }
+};
+
+TEST_F(WatchListOffTest, InformerFallsBackToAList) {
+  ASSERT_TRUE(typed_->Create(Slice("l1", "list.example.com")).ok());
+  std::atomic<int> errors{0};
+  InformerHandlers<api::ResourceSlice> handlers;
+  handlers.on_error = [&](const ApiError&) { ++errors; };
+  auto informer = SliceInformer("list.example.com", handlers);
+  informer->Start();
+  ASSERT_TRUE(informer->WaitForSync(std::chrono::seconds(30)));
+  EXPECT_EQ(Names(informer->Snapshot()), std::set<std::string>{"l1"});
+  ASSERT_TRUE(typed_->Create(Slice("l2", "list.example.com")).ok());
+  ASSERT_TRUE(Eventually([&] { return informer->Get("l2") != nullptr; }));
+  InformerStats stats = informer->Stats();
+  informer->Stop();
+  EXPECT_EQ(stats.lists, 1u);
+  EXPECT_EQ(stats.streamed_lists, 0u);
+  EXPECT_GE(stats.watches, 2u);  // the refused watch-list, then the watch
+  EXPECT_EQ(stats.list_errors + stats.transform_errors, 0u);
+  EXPECT_EQ(errors.load(), 0);
 }
 
 TEST_F(ClusterWatchTest, InformerSurvivesApiserverRestartAndCompaction) {
