@@ -3,29 +3,16 @@
 #include "kube/gzip_members.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <string>
 #include <vector>
 
+#include "kube/gzip_member.h"
+
 namespace dra::kube {
 namespace {
 
-// One gzip member holding `text`.
-std::string Member(const std::string& text) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
-            Z_OK);
-  std::string out(deflateBound(&z, text.size()) + 32, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+using testing::GzipMember;
 
 struct Collected {
   std::string text;
@@ -41,7 +28,7 @@ struct Collected {
 
 TEST(GzipMembersTest, ReadsEveryMember) {
   const std::string a = "{\"type\":\"ADDED\"}\n", b = "{\"type\":\"BOOKMARK\"}\n";
-  const std::string stream = Member(a) + Member(b) + Member("");
+  const std::string stream = GzipMember(a) + GzipMember(b) + GzipMember("");
   GzipMembers whole;
   Collected all;
   ASSERT_TRUE(whole.Feed(stream, all.Sink())) << whole.error();
@@ -57,10 +44,10 @@ TEST(GzipMembersTest, ReadsEveryMember) {
 TEST(GzipMembersTest, HandsOutAMemberBeforeTheNextArrives) {
   GzipMembers g;
   Collected got;
-  ASSERT_TRUE(g.Feed(Member("first\n"), got.Sink()));
+  ASSERT_TRUE(g.Feed(GzipMember("first\n"), got.Sink()));
   EXPECT_EQ(got.text, "first\n");  // nothing held back until more input
   EXPECT_FALSE(g.inside_member());
-  const std::string second = Member("second\n");
+  const std::string second = GzipMember("second\n");
   ASSERT_TRUE(g.Feed(std::string_view(second).substr(0, 5), got.Sink()));
   EXPECT_TRUE(g.inside_member());
   ASSERT_TRUE(g.Feed(std::string_view(second).substr(5), got.Sink()));
@@ -71,7 +58,7 @@ TEST(GzipMembersTest, OutputComesInBoundedPieces) {
   const std::string big(std::size_t{8} << 20, 'x');  // compresses about 1000:1
   GzipMembers g;
   Collected got;
-  ASSERT_TRUE(g.Feed(Member(big), got.Sink()));
+  ASSERT_TRUE(g.Feed(GzipMember(big), got.Sink()));
   EXPECT_EQ(got.text.size(), big.size());
   EXPECT_LE(got.largest_piece, std::size_t{64} << 10);
 }
@@ -82,9 +69,9 @@ TEST(GzipMembersTest, RejectsWhatIsNotGzip) {
   EXPECT_FALSE(g.Feed("{\"type\":\"ADDED\"}\n", got.Sink()));
   EXPECT_FALSE(g.error().empty());
   EXPECT_FALSE(g.stopped());
-  EXPECT_FALSE(g.Feed(Member("later"), got.Sink()));  // nothing after an error
+  EXPECT_FALSE(g.Feed(GzipMember("later"), got.Sink()));  // nothing after an error
 
-  std::string damaged = Member(std::string(1000, 'y'));
+  std::string damaged = GzipMember(std::string(1000, 'y'));
   damaged[damaged.size() / 2] ^= 0x55;
   GzipMembers h;
   Collected partial;
@@ -95,7 +82,7 @@ TEST(GzipMembersTest, RejectsWhatIsNotGzip) {
 TEST(GzipMembersTest, StopsWhenTheReaderDoes) {
   GzipMembers g;
   int calls = 0;
-  EXPECT_FALSE(g.Feed(Member("a") + Member("b"), [&](std::string_view) {
+  EXPECT_FALSE(g.Feed(GzipMember("a") + GzipMember("b"), [&](std::string_view) {
     ++calls;
     return false;
   }));

@@ -2,7 +2,6 @@
 #include "dra/kube/watch.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <chrono>
 #include <string>
@@ -11,6 +10,7 @@
 
 #include "dra/kube/informer.h"
 #include "kube/fake_server.h"
+#include "kube/gzip_member.h"
 
 namespace dra::kube {
 namespace {
@@ -18,6 +18,7 @@ namespace {
 using testing::FakeRequest;
 using testing::FakeResponse;
 using testing::FakeServer;
+using testing::GzipMember;
 
 ObjectClient ObjectsFor(const FakeServer& server) {
   RestConfig config;
@@ -60,22 +61,6 @@ TEST(WatchTest, StreamsEventsSplitAcrossChunks) {
   EXPECT_EQ(server.requests()[0].target,
             "/apis/resource.k8s.io/v1/resourceslices?allowWatchBookmarks=true&"
             "resourceVersion=10&timeout=5m33s&timeoutSeconds=333&watch=true");
-}
-
-// One gzip member holding `text` (zlib's encoder, as Go's gzip.Writer).
-std::string GzipMember(const std::string& text) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
-            Z_OK);
-  std::string out(deflateBound(&z, text.size()) + 32, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 // kube-apiserver v1.37 (WatchListCompression) gzips a watch-list answer
@@ -159,6 +144,17 @@ TEST(WatchTest, StreamEndingInsideAnEventIsAnError) {
       << st.error().message;
 }
 
+// Starts `informer`, which must sync with "s0" and then watch "s1" arrive.
+void SeesS0ThenS1(Informer<json::Value>& informer) {
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(std::chrono::seconds(5)));
+  for (int i = 0; i < 500 && informer.Get("s1") == nullptr; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_NE(informer.Get("s0"), nullptr);
+  EXPECT_NE(informer.Get("s1"), nullptr);
+}
+
 InformerOptions ListOnly() {
   InformerOptions o;
   o.watch_list = false;
@@ -184,13 +180,7 @@ TEST(WatchTest, InformerListsOverHttp) {
       NewApiListerWatcher(ObjectsFor(server), ResourceSlices(api::ApiVersion::kV1), "", "",
                           "spec.driver=gpu.example.com"),
       nullptr, {}, ListOnly());
-  informer.Start();
-  ASSERT_TRUE(informer.WaitForSync(std::chrono::seconds(5)));
-  for (int i = 0; i < 500 && informer.Get("s1") == nullptr; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  EXPECT_NE(informer.Get("s0"), nullptr);
-  EXPECT_NE(informer.Get("s1"), nullptr);
+  SeesS0ThenS1(informer);
   informer.Stop();
   std::vector<FakeRequest> reqs = server.requests();
   ASSERT_GE(reqs.size(), 2u);
@@ -223,13 +213,7 @@ TEST(WatchTest, InformerWatchListOverHttp) {
       NewApiListerWatcher(ObjectsFor(server), ResourceSlices(api::ApiVersion::kV1), "", "",
                           "spec.driver=gpu.example.com"),
       nullptr);
-  informer.Start();
-  ASSERT_TRUE(informer.WaitForSync(std::chrono::seconds(5)));
-  for (int i = 0; i < 500 && informer.Get("s1") == nullptr; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  EXPECT_NE(informer.Get("s0"), nullptr);
-  EXPECT_NE(informer.Get("s1"), nullptr);
+  SeesS0ThenS1(informer);
   EXPECT_EQ(informer.LastSyncResourceVersion(), "11");
   InformerStats stats = informer.Stats();
   informer.Stop();
