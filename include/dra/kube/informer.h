@@ -31,14 +31,15 @@
 //    resourceVersion without listing; one that ended in under a second with
 //    no event counts as an error.
 //  * A watch that fails (410 Expired, or any other error) ends the cycle: after
-//    the backoff delay the informer lists again from the last resourceVersion.
-//    A refused connection or 429 backs off and re-watches without listing.
+//    the backoff delay the next one (a watch-list, else a list) starts from
+//    the last resourceVersion. A refused connection or 429 backs off and
+//    re-watches without listing.
 //  * Backoff between cycles: initial 800 ms, doubled each time up to 30 s,
 //    each delay jittered to [d, 2d); reset after 2 minutes without one.
-//  * A list replaces the cache: objects already known are delivered as
-//    updates, new ones as adds, and known ones missing from the list as
-//    deletes with final_state_unknown (client-go's DeletedFinalStateUnknown,
-//    holding the last state seen).
+//  * A list (or a watch-list's initial events) replaces the cache: objects
+//    already known are delivered as updates, new ones as adds, and known ones
+//    missing from the list as deletes with final_state_unknown (client-go's
+//    DeletedFinalStateUnknown, holding the last state seen).
 #pragma once
 
 #include <atomic>
