@@ -172,8 +172,15 @@ struct InformerCore::State {
   // How a watch-list ended.
   enum class Streamed : std::uint8_t {
     kWatched,  // the cache was replaced and the stream then ended: watch on
+    kEnded,    // the cache was replaced and the watch then failed: the cycle ends
     kRetry,    // try again (the delay, if any, already slept)
     kList,     // the server did not stream the objects: list them
+    kStopped,
+  };
+  // What a watch that failed leads to.
+  enum class AfterWatch : std::uint8_t {
+    kRewatch,  // watch again (the backoff delay slept)
+    kRelist,   // the cycle ends (the failure reported unless 410)
     kStopped,
   };
 
@@ -187,8 +194,8 @@ struct InformerCore::State {
   void RunReflector();
   Streamed WatchList(Backoff& backoff);
   void TakeInitial(WatchEvent&& event, InitialEvents& initial);
-  Streamed WatchAfterListEnded(const ApiStatus& st, Backoff& backoff);
   Streamed WatchListFailed(const ApiStatus& st, Backoff& backoff);
+  AfterWatch WatchFailed(const ApiError& e, Backoff& backoff);
   bool List();
   void WatchLoop(Backoff& backoff);
   // Handles one event of a watch past its initial events (and the
@@ -211,7 +218,9 @@ void InformerCore::State::RunReflector() {
     Streamed streamed = watch_list ? WatchList(backoff) : Streamed::kList;
     if (streamed == Streamed::kStopped) break;
     if (streamed == Streamed::kRetry) continue;
-    if (streamed == Streamed::kWatched || List()) WatchLoop(backoff);
+    if (streamed == Streamed::kWatched || (streamed == Streamed::kList && List())) {
+      WatchLoop(backoff);
+    }
     if (stop.load() || !Sleep(backoff.Next())) break;
   }
 }
@@ -241,7 +250,18 @@ InformerCore::State::Streamed InformerCore::State::WatchList(Backoff& backoff) {
       },
       &stop);
   if (stop.load()) return Streamed::kStopped;
-  return initial.ended ? WatchAfterListEnded(st, backoff) : WatchListFailed(st, backoff);
+  if (!initial.ended) return WatchListFailed(st, backoff);
+  // The stream went on as the watch: it ends as WatchLoop's watches do.
+  if (st.ok()) return Streamed::kWatched;
+  switch (WatchFailed(st.error(), backoff)) {
+    case AfterWatch::kRewatch:
+      return Streamed::kWatched;
+    case AfterWatch::kRelist:
+      return Streamed::kEnded;
+    case AfterWatch::kStopped:
+      break;
+  }
+  return Streamed::kStopped;
 }
 
 void InformerCore::State::TakeInitial(WatchEvent&& event, InitialEvents& initial) {
@@ -277,25 +297,6 @@ void InformerCore::State::TakeInitial(WatchEvent&& event, InitialEvents& initial
     ErasedObject obj = Transform(std::move(event.object), key);
     initial.objects.emplace_back(std::move(key), std::move(obj));
   }
-}
-
-// The stream went on as the watch after its initial events: it ends as
-// WatchLoop's watches do.
-InformerCore::State::Streamed InformerCore::State::WatchAfterListEnded(const ApiStatus& st,
-                                                                       Backoff& backoff) {
-  if (st.ok()) return Streamed::kWatched;
-  const ApiError& e = st.error();
-  if (e.kind == ErrorKind::kCancelled) return Streamed::kStopped;
-  Count([](InformerStats& s) { ++s.watch_errors; });
-  if (e.connection_refused || e.IsTooManyRequests()) {
-    return Sleep(backoff.Next()) ? Streamed::kWatched : Streamed::kStopped;
-  }
-  if (!e.IsGone()) {
-    ApiError reported = e;
-    reported.message = "watch of " + options.name + " ended: " + reported.message;
-    Report(std::move(reported));
-  }
-  return Sleep(backoff.Next()) ? Streamed::kRetry : Streamed::kStopped;
 }
 
 InformerCore::State::Streamed InformerCore::State::WatchListFailed(const ApiStatus& st,
@@ -500,20 +501,23 @@ void InformerCore::State::WatchLoop(Backoff& backoff) {
       }
       continue;
     }
-    const ApiError& e = st.error();
-    if (e.kind == ErrorKind::kCancelled) return;
-    Count([](InformerStats& s) { ++s.watch_errors; });
-    if (e.connection_refused || e.IsTooManyRequests()) {
-      if (!Sleep(backoff.Next())) return;
-      continue;
-    }
-    if (!e.IsGone()) {
-      ApiError reported = e;
-      reported.message = "watch of " + options.name + " ended: " + reported.message;
-      Report(std::move(reported));
-    }
-    return;
+    if (WatchFailed(st.error(), backoff) != AfterWatch::kRewatch) return;
   }
+}
+
+InformerCore::State::AfterWatch InformerCore::State::WatchFailed(const ApiError& e,
+                                                                 Backoff& backoff) {
+  if (e.kind == ErrorKind::kCancelled) return AfterWatch::kStopped;
+  Count([](InformerStats& s) { ++s.watch_errors; });
+  if (e.connection_refused || e.IsTooManyRequests()) {
+    return Sleep(backoff.Next()) ? AfterWatch::kRewatch : AfterWatch::kStopped;
+  }
+  if (!e.IsGone()) {
+    ApiError reported = e;
+    reported.message = "watch of " + options.name + " ended: " + reported.message;
+    Report(std::move(reported));
+  }
+  return AfterWatch::kRelist;
 }
 
 void InformerCore::State::Dispatch(Notification& n) {
