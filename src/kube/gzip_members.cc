@@ -24,14 +24,16 @@ bool GzipMembers::Feed(std::string_view in, const std::function<bool(std::string
   // zlib's input pointer is not const-qualified; it never writes through it.
   z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
   z_.avail_in = static_cast<uInt>(in.size());
-  // Until the input is used up and zlib holds no more output (a full
-  // buffer may leave some behind).
-  while (z_.avail_in > 0 || z_.avail_out == 0) {
+  // Until the input is used up and zlib holds no more output (a buffer it
+  // filled may have left some behind).
+  bool filled = false;
+  while (z_.avail_in > 0 || filled) {
     if (z_.avail_in > 0) inside_ = true;
     z_.next_out = buffer.data();
     z_.avail_out = static_cast<uInt>(buffer.size());
     const int rc = inflate(&z_, Z_NO_FLUSH);
     const std::size_t produced = buffer.size() - z_.avail_out;
+    filled = z_.avail_out == 0;
     if (rc == Z_BUF_ERROR && produced == 0) break;  // it needs more input
     if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
       error_ = z_.msg != nullptr ? std::string(z_.msg)
@@ -45,8 +47,8 @@ bool GzipMembers::Feed(std::string_view in, const std::function<bool(std::string
     }
     if (rc == Z_STREAM_END) {  // this member is whole; another may follow
       inside_ = false;
+      filled = false;  // nothing is held back at a member's end
       inflateReset(&z_);
-      z_.avail_out = 1;  // nothing is held back at a member's end
     }
   }
   return true;
