@@ -10,8 +10,26 @@
 #include <thread>
 #include <utility>
 
+#include "metrics/content_coding.h"
+
 namespace dra::metrics {
 namespace {
+
+// Answers shorter than this go out as they are: gzip would save little.
+constexpr std::size_t kMinGzipped = 1024;
+
+// Whether the request takes gzip answers. The header is then removed, so
+// that cpp-httplib, which codes any text answer itself when a request allows
+// it (and picks brotli at its slowest quality when it can), leaves the body
+// as this server made it. The request is httplib's own non-const object,
+// handed to handlers by const reference.
+bool TakeAcceptEncoding(const httplib::Request& req) {
+  auto& request =
+      const_cast<httplib::Request&>(req);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+  const bool gzip = AcceptsGzip(request.get_header_value("Accept-Encoding"));
+  request.headers.erase("Accept-Encoding");
+  return gzip;
+}
 
 class HttplibServer final : public HttpServer {
  public:
@@ -19,7 +37,8 @@ class HttplibServer final : public HttpServer {
       : routes_(std::move(routes)), options_(options) {
     server_.Get(".*",
                 [this](const httplib::Request& req, httplib::Response& res) { Serve(req, res); });
-    auto refuse = [](const httplib::Request&, httplib::Response& res) {
+    auto refuse = [](const httplib::Request& req, httplib::Response& res) {
+      TakeAcceptEncoding(req);
       res.status = 405;
       res.set_header("Allow", "GET, HEAD");
       res.set_content("405 method not allowed\n", "text/plain; charset=utf-8");
@@ -80,6 +99,7 @@ class HttplibServer final : public HttpServer {
 
  private:
   void Serve(const httplib::Request& req, httplib::Response& res) {
+    const bool gzip = TakeAcceptEncoding(req) && options_.gzip_level > 0;
     auto it = routes_.find(req.path);
     if (it == routes_.end()) {
       res.status = 404;
@@ -94,10 +114,7 @@ class HttplibServer final : public HttpServer {
     res.status = answer.status;
     for (const auto& [name, value] : answer.headers) res.set_header(name, value);
     if (!answer.stream) {
-      // As set_content, without copying the body (megabytes for /metrics).
-      res.body = std::move(answer.body);
-      res.headers.erase("Content-Type");
-      res.set_header("Content-Type", answer.content_type);
+      SetBody(std::move(answer), gzip, res);
       return;
     }
     if (streams_.fetch_add(1) >= options_.max_streams) {
@@ -129,6 +146,27 @@ class HttplibServer final : public HttpServer {
           if (!written) slot->Release();
           return written;
         });
+  }
+
+  // As set_content, without copying the body (megabytes for /metrics), and
+  // gzip-coded when the client takes it and it is worth it.
+  void SetBody(HttpAnswer&& answer, bool gzip, httplib::Response& res) const {
+    const bool compressible = CompressibleType(answer.content_type) &&
+                              !res.has_header("Content-Encoding") && options_.gzip_level > 0;
+    std::optional<std::string> coded;
+    if (compressible && gzip && answer.body.size() >= kMinGzipped) {
+      coded = Gzip(answer.body, options_.gzip_level);
+    }
+    if (coded) {
+      res.body = std::move(*coded);
+      res.set_header("Content-Encoding", "gzip");
+    } else {
+      res.body = std::move(answer.body);
+    }
+    // Caches keep the coded and the plain answer apart.
+    if (compressible) res.set_header("Vary", "Accept-Encoding");
+    res.headers.erase("Content-Type");
+    res.set_header("Content-Type", answer.content_type);
   }
 
   // One of max_streams, held by a stream until it ends.

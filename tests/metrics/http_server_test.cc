@@ -8,10 +8,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
+
+#include "metrics/gunzip.h"
 
 namespace dra::metrics {
 namespace {
@@ -68,6 +73,95 @@ TEST(HttpServer, ServesRoutesOnly) {
   EXPECT_EQ(Exchange(port, "garbage\r\n\r\n").rfind("HTTP/1.1 400", 0), 0u);
   (*server)->Stop();
   EXPECT_EQ(Get(port, "GET", "/metrics"), "connect failed");
+}
+
+// The headers of an answer ("" when none) and its body.
+std::pair<std::string, std::string> Split(const std::string& answer) {
+  const auto end = answer.find("\r\n\r\n");
+  if (end == std::string::npos) return {"", ""};
+  return {answer.substr(0, end + 2), answer.substr(end + 4)};
+}
+
+std::string GetWith(int port, const std::string& path, const std::string& accept_encoding) {
+  return Exchange(port, "GET " + path + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: " +
+                            accept_encoding + "\r\nConnection: close\r\n\r\n");
+}
+
+TEST(HttpServer, CodesLargeTextAsGzipForClientsThatTakeIt) {
+  std::string text;
+  while (text.size() < 200000)
+    text += "dra_devices{node=\"node-" + std::to_string(text.size()) + "\"} 1\n";
+  std::map<std::string, HttpHandler> routes = {
+      {"/text",
+       [&] {
+         return HttpAnswer{200, "text/plain; version=0.0.4", text, {}, {}};
+       }},
+      {"/json",
+       [&] {
+         return HttpAnswer{200, "application/json", "[" + text.substr(1000) + "]", {}, {}};
+       }},
+      {"/small",
+       [] {
+         return HttpAnswer{200, "text/plain", "tiny\n", {}, {}};
+       }},
+      {"/png",
+       [&] {
+         return HttpAnswer{200, "image/png", text, {}, {}};
+       }},
+      {"/coded",
+       [&] {
+         return HttpAnswer{200, "text/plain", text, {{"Content-Encoding", "identity"}}, {}};
+       }},
+  };
+  auto server = HttpServer::Start("127.0.0.1:0", routes);
+  ASSERT_TRUE(server.ok()) << server.error();
+  const int port = (*server)->port();
+  // A browser's header: gzip, though brotli is listed first.
+  for (const char* accept : {"br, gzip, deflate, zstd", "gzip", "*"}) {
+    SCOPED_TRACE(accept);
+    auto [headers, body] = Split(GetWith(port, "/text", accept));
+    EXPECT_NE(headers.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << headers;
+    EXPECT_NE(headers.find("\r\nVary: Accept-Encoding\r\n"), std::string::npos) << headers;
+    EXPECT_NE(headers.find("\r\nContent-Type: text/plain; version=0.0.4\r\n"), std::string::npos);
+    EXPECT_LT(body.size(), text.size() / 5);
+    EXPECT_EQ(Gunzip(body), text);
+  }
+  {
+    auto [headers, body] = Split(GetWith(port, "/json", "gzip"));
+    EXPECT_NE(headers.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << headers;
+    EXPECT_EQ(Gunzip(body), "[" + text.substr(1000) + "]");
+  }
+  // No coding the client did not ask for, none where it gains little, and
+  // none over a handler's own.
+  for (const auto& [path, accept] :
+       std::vector<std::pair<std::string, std::string>>{{"/text", "br"},
+                                                        {"/text", "gzip;q=0, br"},
+                                                        {"/text", "identity"},
+                                                        {"/small", "gzip"},
+                                                        {"/png", "gzip"},
+                                                        {"/coded", "gzip"}}) {
+    SCOPED_TRACE(path + " " + accept);
+    auto [headers, body] = Split(GetWith(port, path, accept));
+    EXPECT_EQ(headers.find("Content-Encoding: gzip"), std::string::npos) << headers;
+    EXPECT_EQ(headers.find("Content-Encoding: br"), std::string::npos) << headers;
+    EXPECT_EQ(body, path == "/small" ? "tiny\n" : text);
+  }
+  // HEAD gives the coded answer's headers, without its body.
+  std::string head = Exchange(port,
+                              "HEAD /text HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n"
+                              "Connection: close\r\n\r\n");
+  EXPECT_NE(head.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << head;
+  EXPECT_EQ(Split(head).second, "");
+  (*server)->Stop();
+
+  // Level 0 turns coding off.
+  HttpServerOptions off;
+  off.gzip_level = 0;
+  auto plain = HttpServer::Start("127.0.0.1:0", routes, off);
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  auto [headers, body] = Split(GetWith((*plain)->port(), "/text", "gzip, br"));
+  EXPECT_EQ(headers.find("Content-Encoding"), std::string::npos) << headers;
+  EXPECT_EQ(body, text);
 }
 
 TEST(HttpServer, HandlersSeeTheQueryAndSetHeaders) {

@@ -71,6 +71,10 @@ struct HttpServerOptions {
   int threads = 8;
   // Streams running at once; beyond, a streaming route answers 503.
   int max_streams = 4;
+  // zlib's level for answers coded as gzip (text, JSON, JavaScript and SVG of
+  // 1 KiB or more, to clients whose Accept-Encoding takes gzip): 1 (fastest)
+  // to 9; 0 sends every answer as it is. No other coding is offered.
+  int gzip_level = 1;
 };
 
 class HttpServer {

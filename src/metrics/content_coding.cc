@@ -1,0 +1,121 @@
+#include "metrics/content_coding.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace dra::metrics {
+namespace {
+
+constexpr std::string_view kSpace = " \t";
+
+std::string_view Trim(std::string_view s) {
+  const auto begin = s.find_first_not_of(kSpace);
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(kSpace) - begin + 1);
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+           return lower(x) == lower(y);
+         });
+}
+
+// The weight of a qvalue ("0", "0.5", "1.000"), in thousandths; -1 when it
+// is not one (RFC 9110 section 12.4.2).
+int Weight(std::string_view q) {
+  if (q.empty() || (q[0] != '0' && q[0] != '1')) return -1;
+  int thousandths = q[0] == '1' ? 1000 : 0;
+  if (q.size() == 1) return thousandths;
+  if (q[1] != '.' || q.size() > 5) return -1;
+  int scale = 100;
+  for (char c : q.substr(2)) {
+    if (c < '0' || c > '9') return -1;
+    if (q[0] == '1' && c != '0') return -1;
+    thousandths += (c - '0') * scale;
+    scale /= 10;
+  }
+  return thousandths;
+}
+
+// One element of the list: its coding and weight (1000 without one); false
+// when it does not parse.
+bool ParseElement(std::string_view element, std::string_view& coding, int& weight) {
+  const auto semicolon = element.find(';');
+  coding = Trim(element.substr(0, semicolon));
+  weight = 1000;
+  if (coding.empty() || coding.find_first_of(" \t\"=") != std::string_view::npos) return false;
+  if (semicolon == std::string_view::npos) return true;
+  std::string_view param = Trim(element.substr(semicolon + 1));
+  const auto equals = param.find('=');
+  if (equals == std::string_view::npos) return false;
+  if (!EqualsIgnoringCase(Trim(param.substr(0, equals)), "q")) return false;
+  weight = Weight(Trim(param.substr(equals + 1)));
+  return weight >= 0;
+}
+
+}  // namespace
+
+bool AcceptsGzip(std::string_view accept_encoding) {
+  int gzip = -1;  // the weight given to gzip, -1 while not listed
+  int any = -1;   // the weight given to "*"
+  while (!accept_encoding.empty()) {
+    const auto comma = accept_encoding.find(',');
+    std::string_view element = accept_encoding.substr(0, comma);
+    accept_encoding =
+        comma == std::string_view::npos ? std::string_view() : accept_encoding.substr(comma + 1);
+    std::string_view coding;
+    int weight = 0;
+    if (!ParseElement(element, coding, weight)) continue;
+    if (EqualsIgnoringCase(coding, "gzip") || EqualsIgnoringCase(coding, "x-gzip")) {
+      gzip = std::max(gzip, weight);
+    } else if (coding == "*") {
+      any = std::max(any, weight);
+    }
+  }
+  return gzip >= 0 ? gzip > 0 : any > 0;
+}
+
+bool CompressibleType(std::string_view content_type) {
+  std::string_view type = Trim(content_type.substr(0, content_type.find(';')));
+  if (type.size() > 5 && EqualsIgnoringCase(type.substr(0, 5), "text/")) {
+    return !EqualsIgnoringCase(type, "text/event-stream");
+  }
+  return EqualsIgnoringCase(type, "application/json") ||
+         EqualsIgnoringCase(type, "application/javascript") ||
+         EqualsIgnoringCase(type, "image/svg+xml");
+}
+
+std::optional<std::string> Gzip(std::string_view data, int level) {
+  z_stream z{};
+  // 15 window bits, plus 16 for a gzip header and trailer instead of zlib's.
+  if (deflateInit2(&z, std::clamp(level, 1, 9), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
+    return std::nullopt;
+  }
+  constexpr std::size_t kPiece = std::size_t{1} << 20;  // fits zlib's uInt counts
+  std::string out;
+  out.reserve(data.size() / 8 + 64);
+  int rc = Z_OK;
+  while (rc == Z_OK || rc == Z_BUF_ERROR) {
+    if (z.avail_in == 0 && !data.empty()) {
+      const std::size_t piece = std::min(data.size(), kPiece);
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+      z.avail_in = static_cast<uInt>(piece);
+      data.remove_prefix(piece);
+    }
+    const std::size_t before = out.size();
+    out.resize(before + kPiece / 4);
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
+    z.avail_out = static_cast<uInt>(kPiece / 4);
+    rc = deflate(&z, data.empty() && z.avail_in == 0 ? Z_FINISH : Z_NO_FLUSH);
+    out.resize(before + kPiece / 4 - z.avail_out);
+  }
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) return std::nullopt;
+  return out;
+}
+
+}  // namespace dra::metrics
