@@ -54,8 +54,9 @@ double Median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
-// One GET on loopback; the body, or "" on any failure.
-std::string HttpGet(int port, const std::string& path) {
+// One GET on loopback, with an Accept-Encoding header unless `accept` is
+// empty; the body as sent (coded or not), or "" on any failure.
+std::string HttpGet(int port, const std::string& path, const std::string& accept = "") {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -65,7 +66,9 @@ std::string HttpGet(int port, const std::string& path) {
     close(fd);
     return {};
   }
-  std::string request = "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  std::string request = "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+  if (!accept.empty()) request += "Accept-Encoding: " + accept + "\r\n";
+  request += "\r\n";
   (void)!write(fd, request.data(), request.size());
   std::string out;
   char buf[65536];
@@ -391,9 +394,9 @@ int main(int argc, char** argv) {
       cluster->kubectl() + " --kubeconfig " + kubeconfig +
       " get nodes,pods,resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices,"
       "devicetaintrules -A -o json > /dev/null";
-  std::vector<double> sync, kubectl, first_scrape, scrape, summary, node_devices, change, compute,
-      rss, anon, file, hwm, sync_hwm;
-  std::size_t metrics_bytes = 0, summary_bytes = 0;
+  std::vector<double> sync, kubectl, first_scrape, scrape, summary, node_devices, gzip_scrape,
+      gzip_summary, change, compute, rss, anon, file, hwm, sync_hwm;
+  std::size_t metrics_bytes = 0, summary_bytes = 0, gzip_metrics_bytes = 0, gzip_summary_bytes = 0;
   int next_claim = allocated;  // pending claims to allocate, one per change
   for (int r = 0; r < repeat; ++r) {
     if (r % 2 == 1) {
@@ -431,9 +434,17 @@ int main(int argc, char** argv) {
       auto a = Clock::now();
       metrics_bytes = HttpGet(port, "/metrics").size();
       (q == 0 ? first_scrape : scrape).push_back(Seconds(Clock::now() - a));
+      // As Prometheus asks for it (Accept-Encoding: gzip).
+      a = Clock::now();
+      gzip_metrics_bytes = HttpGet(port, "/metrics", "gzip").size();
+      gzip_scrape.push_back(Seconds(Clock::now() - a));
       a = Clock::now();
       summary_bytes = HttpGet(port, "/api/summary").size();
       summary.push_back(Seconds(Clock::now() - a));
+      // As a browser asks for it.
+      a = Clock::now();
+      gzip_summary_bytes = HttpGet(port, "/api/summary", "gzip, deflate, br, zstd").size();
+      gzip_summary.push_back(Seconds(Clock::now() - a));
       a = Clock::now();
       HttpGet(port, "/api/devices?node=node-1");
       node_devices.push_back(Seconds(Clock::now() - a));
@@ -480,8 +491,12 @@ int main(int argc, char** argv) {
   std::printf("| first scrape of /metrics after a new state (%zu bytes, written) | %.1f ms |\n",
               metrics_bytes, 1000 * Median(first_scrape));
   std::printf("| later scrapes of the same state | %.1f ms |\n", 1000 * Median(scrape));
+  std::printf("| scrape with Accept-Encoding: gzip, as Prometheus's (%zu bytes sent) | %.1f ms |\n",
+              gzip_metrics_bytes, 1000 * Median(gzip_scrape));
   std::printf("| GET /api/summary (%zu bytes) | %.1f ms |\n", summary_bytes,
               1000 * Median(summary));
+  std::printf("| GET /api/summary with a browser's Accept-Encoding (%zu bytes sent) | %.1f ms |\n",
+              gzip_summary_bytes, 1000 * Median(gzip_summary));
   std::printf("| GET /api/devices?node=node-1 | %.1f ms |\n", 1000 * Median(node_devices));
   std::printf(
       "| a claim allocated through the API until the page has it (state event, then "
