@@ -4,8 +4,8 @@
 // The server chooses the coding rather than leaving it to cpp-httplib, which
 // (0.11) picks brotli at its slowest quality whenever "br" appears in
 // Accept-Encoding, as every browser's and curl's --compressed does: 20 s for
-// the 4.5 MB /metrics of a 5,000-node cluster. gzip at level 1 takes about
-// 40 ms for it and keeps it to 7%.
+// the 4.6 MB /metrics of a 5,000-node cluster. gzip at level 1 adds about
+// 15 ms to it and sends 7% of the bytes.
 //
 // Thread-safety: free functions without shared state.
 #pragma once
