@@ -204,27 +204,23 @@ int main(int argc, char** argv) {
         },
         dra::kube::InformerHandlers<dra::api::ResourceSlice>{}, options);
   };
-  double list_sync_s = 0;
-  {
-    auto listed_informer = typed_informer(false);
-    auto s0 = Clock::now();
-    listed_informer->Start();
-    if (!listed_informer->WaitForSync(std::chrono::minutes(5))) {
+  // Seconds from Start until synced; negative when it did not sync.
+  auto time_sync = [](auto& informer) {
+    auto start = Clock::now();
+    informer.Start();
+    if (!informer.WaitForSync(std::chrono::minutes(5))) {
       std::cerr << "informer did not sync\n";
-      return 1;
+      return -1.0;
     }
-    list_sync_s = Seconds(Clock::now() - s0);
-  }
+    return Seconds(Clock::now() - start);
+  };
+  const double list_sync_s = time_sync(*typed_informer(false));
+  if (list_sync_s < 0) return 1;
   malloc_trim(0);
   std::size_t heap_before = HeapInUse();
   auto informer = typed_informer(true);
-  auto sync_start = Clock::now();
-  informer->Start();
-  if (!informer->WaitForSync(std::chrono::minutes(5))) {
-    std::cerr << "informer did not sync\n";
-    return 1;
-  }
-  double sync_s = Seconds(Clock::now() - sync_start);
+  const double sync_s = time_sync(*informer);
+  if (sync_s < 0) return 1;
   malloc_trim(0);
   std::size_t heap_after = HeapInUse();
   double per_device = static_cast<double>(heap_after - heap_before) / (nodes * devices);

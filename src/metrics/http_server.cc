@@ -99,7 +99,7 @@ class HttplibServer final : public HttpServer {
 
  private:
   void Serve(const httplib::Request& req, httplib::Response& res) {
-    const bool gzip = TakeAcceptEncoding(req) && options_.gzip_level > 0;
+    const bool gzip = TakeAcceptEncoding(req);
     auto it = routes_.find(req.path);
     if (it == routes_.end()) {
       res.status = 404;
