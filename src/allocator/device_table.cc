@@ -66,83 +66,88 @@ bool SameCapacity(const api::DeviceCapacity& a, const api::DeviceCapacity& b) {
 
 }  // namespace
 
-DeviceTable::DeviceTable(const std::vector<Source>& devices, bool hide_multiple_allocations) {
-  std::size_t attribute_total = 0, capacity_total = 0;
-  for (const Source& s : devices) {
-    attribute_total += s.device->attributes.size();
-    capacity_total += s.device->capacity.size();
-  }
-  drivers_.reserve(devices.size());
-  multiple_.reserve(devices.size());
-  attribute_begin_.reserve(devices.size() + 1);
-  capacity_begin_.reserve(devices.size() + 1);
-  attribute_refs_.reserve(attribute_total);
-  capacity_refs_.reserve(capacity_total);
-  // Distinct entries by hash; only needed while indexing.
-  std::unordered_multimap<std::size_t, const NamedAttribute*> attribute_index;
-  std::unordered_multimap<std::size_t, const NamedCapacity*> capacity_index;
+struct DeviceTable::Distinct {
+  std::unordered_multimap<std::size_t, const NamedAttribute*> attributes;
+  std::unordered_multimap<std::size_t, const NamedCapacity*> capacities;
+};
 
-  for (const Source& s : devices) {
-    const api::Device& d = *s.device;
-    if (driver_names_.empty() || driver_names_.back() != s.driver) {
-      std::uint32_t i = 0;
-      while (i < driver_names_.size() && driver_names_[i] != s.driver) ++i;
-      if (i == driver_names_.size()) driver_names_.push_back(s.driver);
-      drivers_.push_back(i);
-    } else {
-      drivers_.push_back(static_cast<std::uint32_t>(driver_names_.size() - 1));
+DeviceTable::DeviceTable(bool hide_multiple_allocations)
+    : attribute_begin_{0},
+      capacity_begin_{0},
+      hide_multiple_allocations_(hide_multiple_allocations),
+      distinct_(std::make_unique<Distinct>()) {}
+
+DeviceTable::~DeviceTable() = default;
+
+void DeviceTable::Add(const api::Device& d, std::string_view driver) {
+  if (driver_names_.empty() || driver_names_.back() != driver) {
+    std::uint32_t i = 0;
+    while (i < driver_names_.size() && driver_names_[i] != driver) ++i;
+    if (i == driver_names_.size()) driver_names_.push_back(driver);
+    drivers_.push_back(i);
+  } else {
+    drivers_.push_back(static_cast<std::uint32_t>(driver_names_.size() - 1));
+  }
+  multiple_.push_back(!hide_multiple_allocations_ && d.allow_multiple_allocations.value_or(false));
+  for (const auto& [name, a] : d.attributes) {
+    const std::size_t h = AttributeHash(driver, name, a);
+    const NamedAttribute* found = nullptr;
+    for (auto [it, end] = distinct_->attributes.equal_range(h); it != end && !found; ++it) {
+      const NamedAttribute& e = *it->second;
+      const bool same_domain_rule =
+          name.find('/') != std::string::npos || e.domain.data() == driver.data();
+      if (e.name == name && same_domain_rule && SameAttribute(e.attribute, a)) found = &e;
     }
-    multiple_.push_back(!hide_multiple_allocations && d.allow_multiple_allocations.value_or(false));
-    attribute_begin_.push_back(static_cast<Index>(attribute_refs_.size()));
-    capacity_begin_.push_back(static_cast<Index>(capacity_refs_.size()));
-    for (const auto& [name, a] : d.attributes) {
-      const std::size_t h = AttributeHash(s.driver, name, a);
-      const NamedAttribute* found = nullptr;
-      for (auto [it, end] = attribute_index.equal_range(h); it != end && !found; ++it) {
-        const NamedAttribute& e = *it->second;
-        const bool same_domain_rule =
-            name.find('/') != std::string::npos || e.domain.data() == s.driver.data();
-        if (e.name == name && same_domain_rule && SameAttribute(e.attribute, a)) found = &e;
-      }
-      if (found == nullptr) {
-        NamedAttribute& e = attributes_.emplace_back();
-        e.name = name;
-        e.attribute = a;
-        cel::QualifiedName q = cel::SplitQualifiedName(e.name, s.driver);
-        e.domain = q.domain;
-        e.id = q.id;
-        e.value = cel::ViewAttribute(e.attribute, e.storage);
-        attribute_index.emplace(h, &e);
-        found = &e;
-      }
-      attribute_refs_.push_back(found);
+    if (found == nullptr) {
+      NamedAttribute& e = attributes_.emplace_back();
+      e.name = name;
+      e.attribute = a;
+      cel::QualifiedName q = cel::SplitQualifiedName(e.name, driver);
+      e.domain = q.domain;
+      e.id = q.id;
+      e.value = cel::ViewAttribute(e.attribute, e.storage);
+      distinct_->attributes.emplace(h, &e);
+      found = &e;
     }
-    for (const auto& [name, c] : d.capacity) {
-      std::size_t h = Hash(s.driver);
-      Mix(h, Hash(name));
-      Mix(h, Hash(c.value.String()));
-      const NamedCapacity* found = nullptr;
-      for (auto [it, end] = capacity_index.equal_range(h); it != end && !found; ++it) {
-        const NamedCapacity& e = *it->second;
-        const bool same_domain_rule =
-            name.find('/') != std::string::npos || e.domain.data() == s.driver.data();
-        if (e.name == name && same_domain_rule && SameCapacity(e.capacity, c)) found = &e;
-      }
-      if (found == nullptr) {
-        NamedCapacity& e = capacities_.emplace_back();
-        e.name = name;
-        e.capacity = c;
-        cel::QualifiedName q = cel::SplitQualifiedName(e.name, s.driver);
-        e.domain = q.domain;
-        e.id = q.id;
-        capacity_index.emplace(h, &e);
-        found = &e;
-      }
-      capacity_refs_.push_back(found);
+    attribute_refs_.push_back(found);
+  }
+  for (const auto& [name, c] : d.capacity) {
+    std::size_t h = Hash(driver);
+    Mix(h, Hash(name));
+    Mix(h, Hash(c.value.String()));
+    const NamedCapacity* found = nullptr;
+    for (auto [it, end] = distinct_->capacities.equal_range(h); it != end && !found; ++it) {
+      const NamedCapacity& e = *it->second;
+      const bool same_domain_rule =
+          name.find('/') != std::string::npos || e.domain.data() == driver.data();
+      if (e.name == name && same_domain_rule && SameCapacity(e.capacity, c)) found = &e;
     }
+    if (found == nullptr) {
+      NamedCapacity& e = capacities_.emplace_back();
+      e.name = name;
+      e.capacity = c;
+      cel::QualifiedName q = cel::SplitQualifiedName(e.name, driver);
+      e.domain = q.domain;
+      e.id = q.id;
+      distinct_->capacities.emplace(h, &e);
+      found = &e;
+    }
+    capacity_refs_.push_back(found);
   }
   attribute_begin_.push_back(static_cast<Index>(attribute_refs_.size()));
   capacity_begin_.push_back(static_cast<Index>(capacity_refs_.size()));
+}
+
+void DeviceTable::Seal() {
+  distinct_.reset();
+  drivers_.shrink_to_fit();
+  multiple_.shrink_to_fit();
+  attribute_begin_.shrink_to_fit();
+  capacity_begin_.shrink_to_fit();
+  attribute_refs_.shrink_to_fit();
+  capacity_refs_.shrink_to_fit();
+  attributes_.shrink_to_fit();
+  capacities_.shrink_to_fit();
 }
 
 std::size_t DeviceTable::bytes() const {

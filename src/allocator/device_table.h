@@ -39,15 +39,21 @@ class DeviceTable {
  public:
   using Index = std::uint32_t;
 
-  // REQUIRES: the driver names outlive the table and do not move; the
-  // devices need to live only during construction.
-  struct Source {
-    const api::Device* device;
-    std::string_view driver;
-  };
+  // An empty table, filled by Add and closed by Seal.
   // `hide_multiple_allocations`: CEL sees allowMultipleAllocations as false
   // (the stable allocator variant passes no such field to CEL).
-  DeviceTable(const std::vector<Source>& devices, bool hide_multiple_allocations);
+  explicit DeviceTable(bool hide_multiple_allocations);
+  ~DeviceTable();
+  DeviceTable(const DeviceTable&) = delete;
+  DeviceTable& operator=(const DeviceTable&) = delete;
+
+  // Appends `device` as index size(). REQUIRES: not sealed; `driver` outlives
+  // the table and does not move. The device needs to live only during the
+  // call, so a caller may decode devices one at a time and drop each.
+  void Add(const api::Device& device, std::string_view driver);
+  // Ends the Adds: drops what only they need (the index of distinct
+  // entries) and spare capacity. The table is read only after Seal.
+  void Seal();
 
   class View final : public cel::DeviceView {
    public:
@@ -100,6 +106,10 @@ class DeviceTable {
   // The distinct entries; deques, so entries never move.
   std::deque<NamedAttribute> attributes_;
   std::deque<NamedCapacity> capacities_;
+  const bool hide_multiple_allocations_;
+  // Distinct entries by hash, while devices are added; null once sealed.
+  struct Distinct;
+  std::unique_ptr<Distinct> distinct_;
 };
 
 }  // namespace dra::allocator

@@ -23,17 +23,14 @@ std::string PoolKey(std::string_view driver, std::string_view pool) {
 
 // The scheduler's slice tracker appends each rule's taint to the devices it
 // selects; unset selector fields (driver, pool, device) are wildcards.
-void ApplyTaintRules(const std::vector<api::DeviceTaintRule>& rules,
-                     std::vector<api::ResourceSlice>& slices) {
+void ApplyTaintRules(const std::vector<api::DeviceTaintRule>& rules, api::ResourceSlice& slice) {
   for (const api::DeviceTaintRule& rule : rules) {
     const auto& sel = rule.spec.device_selector;
-    for (api::ResourceSlice& slice : slices) {
-      if (sel && sel->driver && *sel->driver != slice.spec.driver) continue;
-      if (sel && sel->pool && *sel->pool != slice.spec.pool.name) continue;
-      for (api::Device& device : slice.spec.devices) {
-        if (sel && sel->device && *sel->device != device.name) continue;
-        device.taints.push_back(rule.spec.taint);
-      }
+    if (sel && sel->driver && *sel->driver != slice.spec.driver) continue;
+    if (sel && sel->pool && *sel->pool != slice.spec.pool.name) continue;
+    for (api::Device& device : slice.spec.devices) {
+      if (sel && sel->device && *sel->device != device.name) continue;
+      device.taints.push_back(rule.spec.taint);
     }
   }
 }
@@ -87,13 +84,25 @@ Variant ChooseVariant(const Features& f) {
 
 Inventory::Inventory(Snapshot snapshot)
     : snapshot_(std::move(snapshot)), variant_(ChooseVariant(snapshot_.features)) {
-  // The slices die at the end of the constructor: the index keeps what it
-  // needs.
+  // Each slice dies once recorded: the index keeps what it needs, so slices
+  // that a source decodes one at a time never all exist at once.
   std::vector<api::ResourceSlice> slices = std::move(snapshot_.slices);
   snapshot_.slices.clear();
   snapshot_.slices.shrink_to_fit();
-  ApplyTaintRules(snapshot_.taint_rules, slices);
-  IndexSlices(slices);
+  SliceSource more = std::move(snapshot_.more_slices);
+  snapshot_.more_slices = nullptr;
+  table_ = std::make_unique<DeviceTable>(variant_ == Variant::kStable);
+  Recording recording;
+  for (api::ResourceSlice& s : slices) {
+    RecordSlice(s, recording);
+    s = api::ResourceSlice();
+  }
+  slices.clear();
+  slices.shrink_to_fit();
+  if (more) {
+    for (api::ResourceSlice s; more(s); s = api::ResourceSlice()) RecordSlice(s, recording);
+  }
+  IndexSlices();
 }
 
 std::string_view Inventory::Intern(const std::string& s) { return *strings_.insert(s).first; }
@@ -117,83 +126,67 @@ Index Inventory::AddExtra(const api::Device& d,
   return index;
 }
 
-void Inventory::IndexSlices(std::vector<api::ResourceSlice>& input) {
-  std::vector<DeviceTable::Source> sources = RecordSlices(input);
-  table_ = std::make_unique<DeviceTable>(sources, variant_ == Variant::kStable);
+void Inventory::IndexSlices() {
+  table_->Seal();
+  same_id_next_.assign(devices_.size(), kNoIndex);
   RecordAttributeErrors();
   GroupByPool();
   SortByName();
   for (auto* list : {&slices_by_node_, &shared_slices_, &counter_slices_}) list->shrink_to_fit();
+  slices_.shrink_to_fit();
+  devices_.shrink_to_fit();
   pool_names_.shrink_to_fit();
   slice_extras_.shrink_to_fit();
   extras_.shrink_to_fit();
   for (const api::DeviceClass& c : snapshot_.classes) classes_.emplace(c.metadata.name, &c);
 }
 
-// The slice and device records, in input order; the devices' sources for the
-// DeviceTable.
-std::vector<DeviceTable::Source> Inventory::RecordSlices(std::vector<api::ResourceSlice>& input) {
-  std::size_t total = 0;
-  for (const api::ResourceSlice& s : input) total += s.spec.devices.size();
-  devices_.reserve(total);
-  slices_.reserve(input.size());
-  pool_names_.reserve(input.size());
-  same_id_next_.assign(total, kNoIndex);
-  std::vector<DeviceTable::Source> sources;
-  sources.reserve(total);
-  std::unordered_multimap<std::size_t, Index> distinct_extras;
-  // Only needed while indexing.
-  std::unordered_map<std::string, Index> pool_ids;  // driver '\0' pool name
-  std::vector<Index> slice_counts;                  // per pool
-  for (api::ResourceSlice& s : input) {
-    const std::string_view driver = Intern(s.spec.driver);
-    auto [it, inserted] = pool_ids.try_emplace(PoolKey(s.spec.driver, s.spec.pool.name),
-                                               static_cast<Index>(pool_names_.size()));
-    if (inserted) {
-      pool_names_.push_back({driver, s.spec.pool.name});
-      slice_counts.push_back(0);
-    }
-    const Index pool = it->second;
-    const Index slice_index = static_cast<Index>(slices_.size());
-    ++slice_counts[pool];
-    const bool has_counters = !s.spec.shared_counters.empty();
-    SliceRecord& rec = slices_.emplace_back();
-    rec.name = std::move(s.metadata.name);
-    rec.pool = pool;
-    rec.first_device = static_cast<Index>(devices_.size());
-    rec.device_count = static_cast<Index>(s.spec.devices.size());
-    rec.has_counters = has_counters;
-    rec.per_device_node_selection = s.spec.per_device_node_selection;
-    rec.all_nodes = s.spec.all_nodes;
-    rec.generation = s.spec.pool.generation;
-    rec.resource_slice_count = s.spec.pool.resource_slice_count;
-    rec.node_name = std::move(s.spec.node_name);
-    rec.extra = kNoIndex;
-    if (s.spec.node_selector || has_counters) {
-      rec.extra = static_cast<Index>(slice_extras_.size());
-      slice_extras_.push_back({std::move(s.spec.node_selector), std::move(s.spec.shared_counters)});
-    }
-    if (rec.node_name && !rec.node_name->empty()) {
-      slices_by_node_.push_back(slice_index);
-    } else {
-      shared_slices_.push_back(slice_index);
-    }
-    if (has_counters) counter_slices_.push_back(slice_index);
-    for (const api::Device& d : s.spec.devices) {
-      DeviceRecord dev{};
-      dev.name = Intern(d.name);
-      dev.slice = slice_index;
-      dev.extra = HasExtra(d) ? AddExtra(d, distinct_extras) : kNoIndex;
-      dev.attribute_error = kNoIndex;
-      dev.has_binding_conditions = !d.binding_conditions.empty();
-      dev.allow_multiple_allocations = d.allow_multiple_allocations.value_or(false);
-      dev.binds_to_node = d.binds_to_node.value_or(false);
-      dev.consumes_counters = !d.consumes_counters.empty();
-      devices_.push_back(dev);
-      sources.push_back({&d, driver});
-    }
+// Records one slice and its devices, after the taint rules are applied to
+// it; what the index keeps is moved out of `s`.
+void Inventory::RecordSlice(api::ResourceSlice& s, Recording& recording) {
+  ApplyTaintRules(snapshot_.taint_rules, s);
+  const std::string_view driver = Intern(s.spec.driver);
+  auto [it, inserted] = recording.pool_ids.try_emplace(PoolKey(s.spec.driver, s.spec.pool.name),
+                                                       static_cast<Index>(pool_names_.size()));
+  if (inserted) pool_names_.push_back({driver, s.spec.pool.name});
+  const Index pool = it->second;
+  const Index slice_index = static_cast<Index>(slices_.size());
+  const bool has_counters = !s.spec.shared_counters.empty();
+  SliceRecord& rec = slices_.emplace_back();
+  rec.name = std::move(s.metadata.name);
+  rec.pool = pool;
+  rec.first_device = static_cast<Index>(devices_.size());
+  rec.device_count = static_cast<Index>(s.spec.devices.size());
+  rec.has_counters = has_counters;
+  rec.per_device_node_selection = s.spec.per_device_node_selection;
+  rec.all_nodes = s.spec.all_nodes;
+  rec.generation = s.spec.pool.generation;
+  rec.resource_slice_count = s.spec.pool.resource_slice_count;
+  rec.node_name = std::move(s.spec.node_name);
+  rec.extra = kNoIndex;
+  if (s.spec.node_selector || has_counters) {
+    rec.extra = static_cast<Index>(slice_extras_.size());
+    slice_extras_.push_back({std::move(s.spec.node_selector), std::move(s.spec.shared_counters)});
   }
-  return sources;
+  if (rec.node_name && !rec.node_name->empty()) {
+    slices_by_node_.push_back(slice_index);
+  } else {
+    shared_slices_.push_back(slice_index);
+  }
+  if (has_counters) counter_slices_.push_back(slice_index);
+  for (const api::Device& d : s.spec.devices) {
+    DeviceRecord dev{};
+    dev.name = Intern(d.name);
+    dev.slice = slice_index;
+    dev.extra = HasExtra(d) ? AddExtra(d, recording.distinct_extras) : kNoIndex;
+    dev.attribute_error = kNoIndex;
+    dev.has_binding_conditions = !d.binding_conditions.empty();
+    dev.allow_multiple_allocations = d.allow_multiple_allocations.value_or(false);
+    dev.binds_to_node = d.binds_to_node.value_or(false);
+    dev.consumes_counters = !d.consumes_counters.empty();
+    devices_.push_back(dev);
+    table_->Add(d, driver);
+  }
 }
 
 // Devices whose attributes fail validation, with each distinct reason stored once.

@@ -139,9 +139,14 @@ class Inventory {
   static const DeviceExtra kNoExtra;
   static const SliceExtra kNoSliceExtra;
 
-  void IndexSlices(std::vector<api::ResourceSlice>& slices);
-  // IndexSlices' steps, in order.
-  std::vector<DeviceTable::Source> RecordSlices(std::vector<api::ResourceSlice>& slices);
+  // What only recording needs.
+  struct Recording {
+    std::unordered_map<std::string, Index> pool_ids;  // driver '\0' pool name
+    std::unordered_multimap<std::size_t, Index> distinct_extras;
+  };
+  void RecordSlice(api::ResourceSlice& slice, Recording& recording);
+  // Indexes the recorded slices; its steps, in order:
+  void IndexSlices();
   void RecordAttributeErrors();
   void GroupByPool();
   void SortByName();

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,6 +38,12 @@ struct Features {
   static Features FromGates(const api::FeatureGates& gates);
 };
 
+// Writes the next slice into `slice` (which it receives empty) and returns
+// true, or returns false once there are no more. Lets a caller decode slices
+// one at a time: the allocator indexes each and drops it before asking for
+// the next, so the decoded slices never all exist at once.
+using SliceSource = std::function<bool(api::ResourceSlice& slice)>;
+
 // What the cluster holds. Claims in `allocated_claims` that have a
 // status.allocation are "in use": their devices are unavailable (except for
 // admin-access results) and their consumption counts against shared counters.
@@ -45,6 +52,9 @@ struct Features {
 // pool and device selector fields match (an unset field matches any).
 struct Snapshot {
   std::vector<api::ResourceSlice> slices;
+  // More slices, indexed after `slices` in the order produced; may be empty.
+  // Called only during the Allocator's construction.
+  SliceSource more_slices;
   std::vector<api::DeviceClass> classes;
   std::vector<api::ResourceClaim> allocated_claims;
   std::vector<api::DeviceTaintRule> taint_rules;
