@@ -121,21 +121,23 @@ void AddObjects(Cluster& cluster, std::vector<api::Object> objects) {
   }
 }
 
+void AddMissingNode(Cluster& cluster, const api::ResourceSlice& slice,
+                    std::unordered_set<std::string>& known) {
+  const std::string* name = slice.spec.node_name ? &*slice.spec.node_name : nullptr;
+  if (name == nullptr || name->empty() || !known.insert(*name).second) return;
+  api::Node node;
+  node.type = {"Node", "v1"};
+  node.metadata.name = *name;
+  node.metadata.labels["kubernetes.io/hostname"] = *name;
+  cluster.nodes.push_back(std::move(node));
+  cluster.warnings.push_back("Node " + *name + " is not defined; assumed from ResourceSlice " +
+                             slice.metadata.name + " without cpu, memory or pod limits");
+}
+
 void AddMissingNodes(Cluster& cluster) {
   std::unordered_set<std::string> known;
   for (const api::Node& n : cluster.nodes) known.insert(n.metadata.name);
-  for (const api::ResourceSlice& s : cluster.slices) {
-    const std::string* name = s.spec.node_name ? &*s.spec.node_name : nullptr;
-    if (name == nullptr || name->empty() || known.contains(*name)) continue;
-    known.insert(*name);
-    api::Node node;
-    node.type = {"Node", "v1"};
-    node.metadata.name = *name;
-    node.metadata.labels["kubernetes.io/hostname"] = *name;
-    cluster.nodes.push_back(std::move(node));
-    cluster.warnings.push_back("Node " + *name + " is not defined; assumed from ResourceSlice " +
-                               s.metadata.name + " without cpu, memory or pod limits");
-  }
+  for (const api::ResourceSlice& s : cluster.slices) AddMissingNode(cluster, s, known);
 }
 
 }  // namespace dra::scheduler

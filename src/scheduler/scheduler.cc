@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 
 #include "scheduler/scheduler_impl.h"
@@ -90,7 +91,38 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
       pool(o.parallelism > 0 ? o.parallelism
                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
       rng(o.seed) {
-  AddMissingNodes(cluster);
+  // The slices pass through here once on their way into the allocator's
+  // index, the only copy the scheduler keeps: their NoExecute taints are
+  // noted, and the nodes they name that the cluster lacks are added.
+  std::unordered_set<std::string> known_nodes;
+  for (const api::Node& n : cluster.nodes) known_nodes.insert(n.metadata.name);
+  auto note = [this, &known_nodes](const api::ResourceSlice& slice) {
+    AddMissingNode(cluster, slice, known_nodes);
+    for (const api::Device& d : slice.spec.devices) {
+      for (const api::DeviceTaint& t : d.taints) {
+        if (t.effect != "NoExecute") continue;
+        no_execute_taints[slice.spec.driver + "/" + slice.spec.pool.name + "/" + d.name].push_back(
+            t);
+      }
+    }
+  };
+  allocator::Snapshot snapshot;
+  for (const api::ResourceSlice& slice : cluster.slices) note(slice);
+  snapshot.slices = std::move(cluster.slices);
+  cluster.slices.clear();
+  if (cluster.more_slices) {
+    snapshot.more_slices = [&note, more = std::move(cluster.more_slices)](api::ResourceSlice& s) {
+      if (!more(s)) return false;
+      note(s);
+      return true;
+    };
+    cluster.more_slices = nullptr;
+  }
+  snapshot.classes = cluster.classes;
+  snapshot.taint_rules = cluster.taint_rules;
+  snapshot.features = options.features;
+  alloc = std::make_unique<allocator::Allocator>(std::move(snapshot));
+
   node_info.reserve(cluster.nodes.size());
   for (api::Node& n : cluster.nodes) {
     node_index[n.metadata.name] = node_info.size();
@@ -103,33 +135,17 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
   for (const api::DeviceClass& dc : cluster.classes) class_names.insert(dc.metadata.name);
   if (options.extended_resources) MapExtendedResources();
   for (const api::ResourceClaimTemplate& t : cluster.templates) templates[Key(t.metadata)] = &t;
-
-  allocator::Snapshot snapshot;
-  for (const api::ResourceSlice& slice : cluster.slices) {
-    for (const api::Device& d : slice.spec.devices) {
-      for (const api::DeviceTaint& t : d.taints) {
-        if (t.effect != "NoExecute") continue;
-        no_execute_taints[slice.spec.driver + "/" + slice.spec.pool.name + "/" + d.name].push_back(
-            t);
-      }
-    }
-  }
-  // The allocator's index is the only copy of the slices the scheduler keeps.
-  snapshot.slices = std::move(cluster.slices);
-  cluster.slices.clear();
-  snapshot.classes = cluster.classes;
-  snapshot.taint_rules = cluster.taint_rules;
-  snapshot.features = options.features;
-  alloc = std::make_unique<allocator::Allocator>(std::move(snapshot));
   in_use.emplace(alloc->NewAllocatedState());
 
+  claims.reserve(cluster.claims.size());
   for (api::ResourceClaim& claim : cluster.claims) {
     if (claim.metadata.uid.empty()) claim.metadata.uid = util::UuidV4(rng);
     if (claim.status.allocation) in_use->Add(*claim.status.allocation);
     std::string key = Key(claim.metadata);
     claims.emplace(std::move(key), std::move(claim));
   }
-  cluster.claims.clear();
+  // The moved-from claims, not only their contents, go now.
+  cluster.claims = {};
 
   // Creation order: creationTimestamp, then input order.
   std::vector<api::Pod> input = std::move(cluster.pods);
@@ -137,6 +153,8 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
   std::stable_sort(input.begin(), input.end(), [](const api::Pod& a, const api::Pod& b) {
     return a.metadata.creation_timestamp.seconds < b.metadata.creation_timestamp.seconds;
   });
+  pods.reserve(input.size());
+  pod_index.reserve(input.size());
   for (api::Pod& p : input) AddPodRecord(std::move(p));
   node_results.resize(cluster.nodes.size());
   memo = FilterMemo(cluster.nodes.size());

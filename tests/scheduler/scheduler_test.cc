@@ -6,7 +6,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace dra::scheduler {
 namespace {
@@ -749,6 +752,83 @@ TEST(SchedulerTest, ExplainPodNodeByNode) {
   Result<PodVerdict> missing = s.ExplainPod("default", "nosuch");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error(), "pods \"nosuch\" not found");
+}
+
+// Cluster::more_slices: slices decoded one at a time schedule, explain,
+// evict and add missing nodes as the same slices given at once do.
+TEST(SchedulerTest, StreamedSlicesScheduleAsSlicesGivenAtOnce) {
+  std::string y = GpuNode("n1", 2) + GpuNode("n2", 1) + kClassAndTemplate;
+  // A node that only a slice names, with a device tainted NoExecute.
+  y += R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: ghost-gpus
+spec:
+  driver: gpu.example.com
+  pool: {name: ghost, generation: 1, resourceSliceCount: 1}
+  nodeName: ghost
+  devices:
+  - name: gpu-0
+    taints:
+    - {key: hot, effect: NoExecute, timeAdded: "2027-01-15T08:00:00Z"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: held
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        tolerations: [{key: hot, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: ghost, device: gpu-0,
+         tolerations: [{key: hot, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]}
+---
+)" + ClaimPod("holder", "held");
+  for (int p = 0; p < 5; ++p) y += TemplatePod("p" + std::to_string(p));
+  // Every pod's outcome, then the nodes, the warnings and the evictions.
+  auto outcome = [](Scheduler& s) {
+    s.Run();
+    std::vector<std::string> out;
+    for (const PodRecord& r : s.pods()) {
+      out.push_back(r.pod.metadata.name + " " + PodStateName(r.state) + " " + r.node + " " +
+                    r.reason + " " +
+                    (r.explanation ? allocator::ExplanationText(*r.explanation) : ""));
+    }
+    for (const api::Node& n : s.nodes()) out.push_back("node " + n.metadata.name);
+    for (const std::string& w : s.cluster().warnings) out.push_back("warning " + w);
+    for (const std::string& e : s.EvictTaintedPods(1'900'000'000)) out.push_back("evicted " + e);
+    return out;
+  };
+  Scheduler whole(Parse(y), Options());
+  const std::vector<std::string> expected = outcome(whole);
+  // Not a trivial cluster: the missing node is added, the holder evicted, and
+  // of 5 pods for 3 free devices 2 wait.
+  EXPECT_THAT(expected, ::testing::Contains("node ghost"));
+  EXPECT_THAT(expected, ::testing::Contains("evicted default/holder"));
+  EXPECT_EQ(std::count_if(expected.begin(), expected.end(),
+                          [](const std::string& o) { return o.find(" Pending ") != o.npos; }),
+            2);
+
+  Cluster c = Parse(y);
+  auto slices = std::make_shared<std::vector<api::ResourceSlice>>(std::move(c.slices));
+  c.slices.clear();
+  int calls = 0;
+  c.more_slices = [slices, &calls, next = std::size_t{0}](api::ResourceSlice& out) mutable {
+    ++calls;
+    if (next == slices->size()) return false;
+    out = std::move((*slices)[next++]);
+    return true;
+  };
+  Scheduler streamed(std::move(c), Options());
+  EXPECT_EQ(calls, 4);  // three slices and the end
+  EXPECT_EQ(outcome(streamed), expected);
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
+#include "dra/allocator/allocator.h"
 #include "dra/api/codec.h"
 #include "dra/api/manifest.h"
 #include "dra/util/result.h"
@@ -22,6 +24,11 @@ struct Cluster {
   std::vector<api::ResourceClaimTemplate> templates;
   std::vector<api::DeviceClass> classes;
   std::vector<api::ResourceSlice> slices;
+  // More slices, after `slices`, for a caller that decodes them one at a
+  // time: a Scheduler made from the cluster reads them once, while it is
+  // constructed, and never holds them all (allocator::SliceSource). Nothing
+  // else reads them.
+  allocator::SliceSource more_slices;
   std::vector<api::DeviceTaintRule> taint_rules;
 
   // "namespace/name" of claims and templates defined more than once; the first
@@ -49,5 +56,9 @@ void AddObjects(Cluster& cluster, std::vector<api::Object> objects);
 // limits) for every node that node-local slices name but the cluster does not
 // define, with a warning, so an inventory of slices works without Nodes.
 void AddMissingNodes(Cluster& cluster);
+// The same for one slice; `known` holds the names of the cluster's nodes and
+// gains the name added, if any.
+void AddMissingNode(Cluster& cluster, const api::ResourceSlice& slice,
+                    std::unordered_set<std::string>& known);
 
 }  // namespace dra::scheduler
