@@ -222,7 +222,7 @@ std::vector<ClassMatcher> CompileClasses(const scheduler::Cluster& cluster, Dash
 std::map<std::string_view, std::vector<const KeptObject*>> KeptPools(
     const std::vector<KeptPtr>& slices) {
   std::map<std::string_view, std::vector<const KeptObject*>> pools;
-  for (const KeptPtr& s : slices) pools[Summary(*s)].push_back(s.get());
+  for (const KeptPtr& s : slices) pools[SlicePool(*s)].push_back(s.get());
   return pools;
 }
 

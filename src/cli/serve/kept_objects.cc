@@ -1,6 +1,7 @@
 #include "cli/serve/kept_objects.h"
 
 #include <algorithm>
+#include <memory>
 #include <tuple>
 #include <utility>
 #include <variant>
@@ -37,13 +38,20 @@ std::string SummaryOf(const api::Object& object) {
     return IsWaitingPod(*pod) ? pod->metadata.namespace_ + "/" + pod->metadata.name : "";
   }
   if (const auto* slice = std::get_if<api::ResourceSlice>(&object)) {
-    return slice->spec.driver + "\n" + slice->spec.pool.name;
+    return slice->spec.driver + "\n" + slice->spec.pool.name + "\n" + slice->metadata.name;
   }
   if (const auto* node = std::get_if<api::Node>(&object)) return node->metadata.name;
   if (const auto* claim = std::get_if<api::ResourceClaim>(&object)) {
     return EncodeClaimFacts(*claim);
   }
   return {};
+}
+
+// A kept slice's name, from its summary.
+std::string_view SliceName(const KeptObject& slice) {
+  const std::string_view summary = Summary(slice);
+  const std::size_t at = summary.rfind('\n');
+  return at == std::string_view::npos ? summary : summary.substr(at + 1);
 }
 
 template <class T>
@@ -98,6 +106,14 @@ bool IsWaitingPod(const api::Pod& pod) {
   return pod.spec.node_name.empty() && !Finished(pod) && uses_dra;
 }
 
+std::string_view SlicePool(const KeptObject& slice) {
+  const std::string_view summary = Summary(slice);
+  const std::size_t driver_end = summary.find('\n');
+  const std::size_t pool_end =
+      driver_end == std::string_view::npos ? driver_end : summary.find('\n', driver_end + 1);
+  return summary.substr(0, pool_end);
+}
+
 Result<KeptPtr> Keep(api::Object object, kube::TextCompressor& compressor) {
   DropUnread(object);
   const std::string summary = SummaryOf(object);
@@ -137,7 +153,28 @@ scheduler::Cluster Unpack(const KeptCluster& kept, const UnpackOptions& options)
   if (options.claims) UnpackInto(kept.claims, sort, c.claims, c.warnings);
   UnpackInto(kept.templates, sort, c.templates, c.warnings);
   UnpackInto(kept.classes, sort, c.classes, c.warnings);
-  if (options.slices) UnpackInto(kept.slices, sort, c.slices, c.warnings);
+  if (options.slices && options.stream_slices) {
+    auto slices = std::make_shared<std::vector<KeptPtr>>(kept.slices);
+    if (sort) {
+      std::sort(slices->begin(), slices->end(),
+                [](const KeptPtr& a, const KeptPtr& b) { return SliceName(*a) < SliceName(*b); });
+    }
+    // A slice that does not decode is left out; the state computed from the
+    // same objects reports it.
+    c.more_slices = [slices, next = std::size_t{0}](api::ResourceSlice& out) mutable {
+      while (next < slices->size()) {
+        Result<api::Object> o = Unkeep(*(*slices)[next]);
+        (*slices)[next++].reset();
+        if (auto* slice = o.ok() ? std::get_if<api::ResourceSlice>(&o.value()) : nullptr) {
+          out = std::move(*slice);
+          return true;
+        }
+      }
+      return false;
+    };
+  } else if (options.slices) {
+    UnpackInto(kept.slices, sort, c.slices, c.warnings);
+  }
   UnpackInto(kept.taint_rules, sort, c.taint_rules, c.warnings);
   return c;
 }

@@ -23,8 +23,9 @@ namespace dra::cli::serve {
 // compressed, labelled with its summary: what a state reads of the object
 // without decoding it, by kind:
 //   Pod            "namespace/name" when it waits (IsWaitingPod), else "";
-//   ResourceSlice  driver + '\n' + pool (the newline sorts before any
-//                  character a name may have: these sort as pairs);
+//   ResourceSlice  driver + '\n' + pool + '\n' + name (the newline sorts
+//                  before any character a name may have: these sort as
+//                  triples; SlicePool gives the first two);
 //   Node           its name;
 //   ResourceClaim  its facts (EncodeClaimFacts);
 //   others         "".
@@ -32,6 +33,8 @@ namespace dra::cli::serve {
 using KeptObject = kube::CompressedText;
 using KeptPtr = std::shared_ptr<const KeptObject>;
 inline std::string_view Summary(const KeptObject& kept) { return kept.label(); }
+// A kept slice's driver + '\n' + pool, from its summary.
+std::string_view SlicePool(const KeptObject& slice);
 
 // A cluster's objects as kept. Copies share the objects.
 struct KeptCluster {
@@ -65,9 +68,21 @@ enum class PodsToUnpack { kAll, kWaiting };
 struct UnpackOptions {
   PodsToUnpack pods = PodsToUnpack::kAll;
   bool slices = true;
+  // With `slices`: the slices are decoded only when the cluster's
+  // more_slices is called, one at a time, as a Scheduler made from the
+  // cluster asks for them; the cluster holds a reference to the kept slices
+  // until then.
+  bool stream_slices = false;
   bool claims = true;
   bool nodes = true;
 };
+
+// What ExplainWaiting needs: everything, the slices streamed.
+inline UnpackOptions ExplainerUnpackOptions() {
+  UnpackOptions o;
+  o.stream_slices = true;
+  return o;
+}
 
 // Decodes the kept objects into a cluster, each kind in input order or
 // sorted by namespace and name (KeptCluster::in_input_order). An object that does not decode is

@@ -87,7 +87,8 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
   double fixed_seconds = 0;
   if (explainer == nullptr && !stop) {
     const auto start = std::chrono::steady_clock::now();
-    fixed = serve::ExplainWaiting(serve::Unpack(source.Snapshot().objects), gates);
+    fixed = serve::ExplainWaiting(
+        serve::Unpack(source.Snapshot().objects, serve::ExplainerUnpackOptions()), gates);
     fixed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   constexpr auto kMinInterval = std::chrono::milliseconds(200);

@@ -55,7 +55,7 @@ void WaitingExplainer::Run() {
     const auto start = std::chrono::steady_clock::now();
     auto explained = std::make_shared<Explained>();
     if (!WaitingPods(*objects).empty()) {
-      explained->pods = ExplainWaiting(Unpack(*objects), gates_);
+      explained->pods = ExplainWaiting(Unpack(*objects, ExplainerUnpackOptions()), gates_);
     }
     objects.reset();
     explained->generation = generation;
