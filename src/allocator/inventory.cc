@@ -92,6 +92,12 @@ Inventory::Inventory(Snapshot snapshot)
   SliceSource more = std::move(snapshot_.more_slices);
   snapshot_.more_slices = nullptr;
   table_ = std::make_unique<DeviceTable>(variant_ == Variant::kStable);
+  // Slices given at once are counted first, so their records are allocated
+  // once; streamed ones grow the records and are trimmed in IndexSlices.
+  std::size_t devices = 0;
+  for (const api::ResourceSlice& s : slices) devices += s.spec.devices.size();
+  devices_.reserve(devices);
+  slices_.reserve(slices.size());
   Recording recording;
   for (api::ResourceSlice& s : slices) {
     RecordSlice(s, recording);
