@@ -2,33 +2,57 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 namespace dra::allocator {
 namespace {
 
 enum class ScalarType { kNone, kString, kInt, kBool, kVersion };
 
+using Kind = cel::AttributeValueView::Kind;
+
+// An attribute's scalar value fields; a NamedAttribute that keeps no
+// published attribute has exactly the one of its view.
+const std::int64_t* IntOf(const NamedAttribute& a) {
+  if (a.published != nullptr) return a.published->int_value ? &*a.published->int_value : nullptr;
+  return a.value.kind == Kind::kInt ? &a.value.int_value : nullptr;
+}
+const bool* BoolOf(const NamedAttribute& a) {
+  if (a.published != nullptr) return a.published->bool_value ? &*a.published->bool_value : nullptr;
+  return a.value.kind == Kind::kBool ? &a.value.bool_value : nullptr;
+}
+std::optional<std::string_view> StringOf(const NamedAttribute& a) {
+  if (a.published != nullptr) return a.published->string_value;
+  if (a.value.kind == Kind::kString) return a.value.string_value;
+  return std::nullopt;
+}
+std::optional<std::string_view> VersionOf(const NamedAttribute& a) {
+  if (a.published != nullptr) return a.published->version_value;
+  if (a.value.kind == Kind::kVersion) return a.value.string_value;
+  return std::nullopt;
+}
+
 // The first scalar value present, in upstream's order: string, int, bool,
 // version.
-ScalarType FirstScalar(const api::DeviceAttribute& a) {
-  if (a.string_value) return ScalarType::kString;
-  if (a.int_value) return ScalarType::kInt;
-  if (a.bool_value) return ScalarType::kBool;
-  if (a.version_value) return ScalarType::kVersion;
+ScalarType FirstScalar(const NamedAttribute& a) {
+  if (StringOf(a)) return ScalarType::kString;
+  if (IntOf(a) != nullptr) return ScalarType::kInt;
+  if (BoolOf(a) != nullptr) return ScalarType::kBool;
+  if (VersionOf(a)) return ScalarType::kVersion;
   return ScalarType::kNone;
 }
 
 // Whether `b` has a value of type `t` equal to `a`'s.
-bool SameScalar(ScalarType t, const api::DeviceAttribute& a, const api::DeviceAttribute& b) {
+bool SameScalar(ScalarType t, const NamedAttribute& a, const NamedAttribute& b) {
   switch (t) {
     case ScalarType::kString:
-      return b.string_value && *b.string_value == *a.string_value;
+      return StringOf(b) && *StringOf(b) == *StringOf(a);
     case ScalarType::kInt:
-      return b.int_value && *b.int_value == *a.int_value;
+      return IntOf(b) != nullptr && *IntOf(b) == *IntOf(a);
     case ScalarType::kBool:
-      return b.bool_value && *b.bool_value == *a.bool_value;
+      return BoolOf(b) != nullptr && *BoolOf(b) == *BoolOf(a);
     case ScalarType::kVersion:
-      return b.version_value && *b.version_value == *a.version_value;
+      return VersionOf(b) && *VersionOf(b) == *VersionOf(a);
     case ScalarType::kNone:
       break;
   }
@@ -37,7 +61,7 @@ bool SameScalar(ScalarType t, const api::DeviceAttribute& a, const api::DeviceAt
 
 // The first non-empty list among ints, bools, strings, versions, else the
 // first scalar among int, bool, string, version.
-AttributeSet ToSet(const api::DeviceAttribute& a) {
+AttributeSet ToSet(const NamedAttribute& named) {
   AttributeSet s;
   auto finish = [&](int type) {
     s.type = type;
@@ -45,30 +69,41 @@ AttributeSet ToSet(const api::DeviceAttribute& a) {
     s.elements.erase(std::unique(s.elements.begin(), s.elements.end()), s.elements.end());
     return s;
   };
-  if (!a.int_values.empty()) {
-    for (std::int64_t v : a.int_values) s.elements.push_back(std::to_string(v));
+  if (named.published != nullptr) {
+    const api::DeviceAttribute& a = *named.published;
+    if (!a.int_values.empty()) {
+      for (std::int64_t v : a.int_values) s.elements.push_back(std::to_string(v));
+      return finish(1);
+    }
+    if (!a.bool_values.empty()) {
+      for (bool v : a.bool_values) s.elements.push_back(v ? "true" : "false");
+      return finish(2);
+    }
+    if (!a.string_values.empty()) {
+      s.elements.assign(a.string_values.begin(), a.string_values.end());
+      return finish(3);
+    }
+    if (!a.version_values.empty()) {
+      s.elements.assign(a.version_values.begin(), a.version_values.end());
+      return finish(4);
+    }
+  }
+  if (const std::int64_t* v = IntOf(named)) {
+    s.elements.push_back(std::to_string(*v));
     return finish(1);
   }
-  if (!a.bool_values.empty()) {
-    for (bool v : a.bool_values) s.elements.push_back(v ? "true" : "false");
+  if (const bool* v = BoolOf(named)) {
+    s.elements.emplace_back(*v ? "true" : "false");
     return finish(2);
   }
-  if (!a.string_values.empty()) {
-    s.elements.assign(a.string_values.begin(), a.string_values.end());
+  if (std::optional<std::string_view> v = StringOf(named)) {
+    s.elements.emplace_back(*v);
     return finish(3);
   }
-  if (!a.version_values.empty()) {
-    s.elements.assign(a.version_values.begin(), a.version_values.end());
+  if (std::optional<std::string_view> v = VersionOf(named)) {
+    s.elements.emplace_back(*v);
     return finish(4);
   }
-  if (a.int_value) s.elements.push_back(std::to_string(*a.int_value));
-  if (a.int_value) return finish(1);
-  if (a.bool_value) s.elements.push_back(*a.bool_value ? "true" : "false");
-  if (a.bool_value) return finish(2);
-  if (a.string_value) s.elements.push_back(*a.string_value);
-  if (a.string_value) return finish(3);
-  if (a.version_value) s.elements.push_back(*a.version_value);
-  if (a.version_value) return finish(4);
   return s;
 }
 
@@ -81,15 +116,15 @@ std::vector<std::string> Intersect(const std::vector<std::string>& a,
 
 }  // namespace
 
-const api::DeviceAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
-                                            std::string_view driver, const std::string& name) {
-  auto find = [&](std::string_view n) -> const api::DeviceAttribute* {
+const NamedAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
+                                      std::string_view driver, const std::string& name) {
+  auto find = [&](std::string_view n) -> const NamedAttribute* {
     for (const NamedAttribute* a : device) {
-      if (a->name == n) return &a->attribute;
+      if (a->name == n) return a;
     }
     return nullptr;
   };
-  if (const api::DeviceAttribute* a = find(name)) return a;
+  if (const NamedAttribute* a = find(name)) return a;
   std::size_t slash = name.find('/');
   if (slash == std::string::npos || std::string_view(name).substr(0, slash) != driver) {
     return nullptr;
@@ -106,7 +141,7 @@ bool Constraint::InScope(const Entry& entry) const {
   return listed(entry.request) || (entry.name != entry.request && listed(entry.name));
 }
 
-bool Constraint::AddMatch(const api::DeviceAttribute& attr) {
+bool Constraint::AddMatch(const NamedAttribute& attr) {
   if (!set_mode_) {
     if (accepted_.empty()) return true;
     ScalarType t = FirstScalar(attr);
@@ -124,18 +159,18 @@ bool Constraint::AddMatch(const api::DeviceAttribute& attr) {
   return true;
 }
 
-bool Constraint::DistinctFromAccepted(const api::DeviceAttribute& attr) const {
+bool Constraint::DistinctFromAccepted(const NamedAttribute& attr) const {
   if (!set_mode_) {
     ScalarType t = FirstScalar(attr);
     if (t == ScalarType::kNone) return accepted_.empty();
-    for (const api::DeviceAttribute* stored : accepted_) {
+    for (const NamedAttribute* stored : accepted_) {
       if (SameScalar(t, attr, *stored)) return false;
     }
     return true;
   }
   AttributeSet set = ToSet(attr);
   if (set.type == 0) return false;
-  for (const api::DeviceAttribute* stored : accepted_) {
+  for (const NamedAttribute* stored : accepted_) {
     AttributeSet other = ToSet(*stored);
     if (other.type == set.type && !Intersect(set.elements, other.elements).empty()) return false;
   }
@@ -144,8 +179,8 @@ bool Constraint::DistinctFromAccepted(const api::DeviceAttribute& attr) const {
 
 bool Constraint::Add(const Entry& entry, const Inventory& inventory, Index device) {
   if (!InScope(entry)) return true;
-  const api::DeviceAttribute* attr = LookupAttribute(inventory.table().attributes(device),
-                                                     inventory.driver(device), plan_.attribute);
+  const NamedAttribute* attr = LookupAttribute(inventory.table().attributes(device),
+                                               inventory.driver(device), plan_.attribute);
   if (attr == nullptr) return false;
   if (plan_.distinct ? !DistinctFromAccepted(*attr) : !AddMatch(*attr)) return false;
   accepted_.push_back(attr);

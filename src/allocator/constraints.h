@@ -36,20 +36,20 @@ class Constraint {
 
  private:
   bool InScope(const Entry& entry) const;
-  bool AddMatch(const api::DeviceAttribute& attr);
-  bool DistinctFromAccepted(const api::DeviceAttribute& attr) const;
+  bool AddMatch(const NamedAttribute& attr);
+  bool DistinctFromAccepted(const NamedAttribute& attr) const;
 
   const ConstraintPlan& plan_;
   const bool set_mode_;
   // The accepted devices' attributes, in order of acceptance.
-  std::vector<const api::DeviceAttribute*> accepted_;
+  std::vector<const NamedAttribute*> accepted_;
   // Set-mode matchAttribute: after each accepted device, what all accepted
   // devices have in common.
   std::vector<AttributeSet> common_;
 };
 
 // The attribute a fully qualified name refers to on a device of `driver`.
-const api::DeviceAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
-                                            std::string_view driver, const std::string& name);
+const NamedAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
+                                      std::string_view driver, const std::string& name);
 
 }  // namespace dra::allocator

@@ -1,7 +1,9 @@
 #include "allocator/device_table.h"
 
+#include <algorithm>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace dra::allocator {
 namespace {
@@ -64,9 +66,66 @@ bool SameCapacity(const api::DeviceCapacity& a, const api::DeviceCapacity& b) {
          SameQuantity(x.valid_range->step, y.valid_range->step);
 }
 
+// Whether `a` is exactly one scalar value field and no list, which
+// NamedAttribute keeps as its view alone.
+bool IsOneScalar(const api::DeviceAttribute& a) {
+  const int scalars = int{a.int_value.has_value()} + int{a.bool_value.has_value()} +
+                      int{a.string_value.has_value()} + int{a.version_value.has_value()};
+  return scalars == 1 && a.int_values.nil() && a.bool_values.nil() && a.string_values.nil() &&
+         a.version_values.nil();
+}
+
+// Whether entry `e` holds what `a` publishes.
+bool SameAttribute(const NamedAttribute& e, const api::DeviceAttribute& a) {
+  if (e.published != nullptr) return SameAttribute(*e.published, a);
+  if (!IsOneScalar(a)) return false;
+  using Kind = cel::AttributeValueView::Kind;
+  switch (e.value.kind) {
+    case Kind::kInt:
+      return a.int_value == e.value.int_value;
+    case Kind::kBool:
+      return a.bool_value == e.value.bool_value;
+    case Kind::kString:
+      return a.string_value && *a.string_value == e.value.string_value;
+    case Kind::kVersion:
+      return a.version_value && *a.version_value == e.value.string_value;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
+template <class T, std::size_t kChunk>
+T* DeviceTable::Chunked<T, kChunk>::Append(std::size_t n) {
+  if (n > kChunk) {
+    // Longer than a chunk: a chunk of its own, placed before the last one
+    // so that the room left in the last one stays in use.
+    auto own = std::make_unique<T[]>(n);
+    T* out = own.get();
+    chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(own));
+    size_ += n;
+    return out;
+  }
+  if (chunks_.empty() || used_ + n > kChunk) {
+    chunks_.push_back(std::make_unique<T[]>(kChunk));
+    used_ = 0;
+  }
+  T* out = chunks_.back().get() + used_;
+  used_ += n;
+  size_ += n;
+  return out;
+}
+
+std::string_view DeviceTable::Keep(std::string_view s) {
+  if (s.empty()) return {};
+  char* at = text_.Append(s.size());
+  std::copy(s.begin(), s.end(), at);
+  return {at, s.size()};
+}
+
 struct DeviceTable::Distinct {
+  std::unordered_set<std::string_view> names;  // in text_
   std::unordered_multimap<std::size_t, const NamedAttribute*> attributes;
   std::unordered_multimap<std::size_t, const NamedCapacity*> capacities;
 };
@@ -96,16 +155,25 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
       const NamedAttribute& e = *it->second;
       const bool same_domain_rule =
           name.find('/') != std::string::npos || e.domain.data() == driver.data();
-      if (e.name == name && same_domain_rule && SameAttribute(e.attribute, a)) found = &e;
+      if (e.name == name && same_domain_rule && SameAttribute(e, a)) found = &e;
     }
     if (found == nullptr) {
-      NamedAttribute& e = attributes_.emplace_back();
-      e.name = name;
-      e.attribute = a;
+      NamedAttribute& e = *attributes_.Append();
+      auto known = distinct_->names.find(name);
+      if (known == distinct_->names.end()) known = distinct_->names.insert(Keep(name)).first;
+      e.name = *known;
       cel::QualifiedName q = cel::SplitQualifiedName(e.name, driver);
       e.domain = q.domain;
       e.id = q.id;
-      e.value = cel::ViewAttribute(e.attribute, e.storage);
+      if (IsOneScalar(a)) {
+        cel::AttributeViewStorage unused;  // a scalar's view uses none
+        e.value = cel::ViewAttribute(a, unused);
+        e.value.string_value = Keep(e.value.string_value);
+      } else {
+        e.published = std::make_unique<const api::DeviceAttribute>(a);
+        e.storage = std::make_unique<cel::AttributeViewStorage>();
+        e.value = cel::ViewAttribute(*e.published, *e.storage);
+      }
       distinct_->attributes.emplace(h, &e);
       found = &e;
     }
@@ -146,7 +214,6 @@ void DeviceTable::Seal() {
   capacity_begin_.shrink_to_fit();
   attribute_refs_.shrink_to_fit();
   capacity_refs_.shrink_to_fit();
-  attributes_.shrink_to_fit();
   capacities_.shrink_to_fit();
 }
 
@@ -156,7 +223,7 @@ std::size_t DeviceTable::bytes() const {
   return drivers_.capacity() * sizeof(std::uint32_t) + multiple_.capacity() +
          (attribute_begin_.capacity() + capacity_begin_.capacity()) * sizeof(Index) +
          (attribute_refs_.capacity() + capacity_refs_.capacity()) * sizeof(void*) +
-         attributes_.size() * (sizeof(NamedAttribute) + kEntryHeap) +
+         attributes_.bytes() + text_.bytes() +
          capacities_.size() * (sizeof(NamedCapacity) + kEntryHeap);
 }
 

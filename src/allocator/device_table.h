@@ -23,16 +23,20 @@
 namespace dra::allocator {
 
 // One attribute of a device as published, with CEL's typed view of it.
-// Never moves once made: the views point into it.
+// Never moves once made: the views point into it. Almost every attribute
+// holds exactly one scalar value field and no list: `value` is then all of
+// it. Any other (a list, or more than one value field set, which validation
+// rejects but files may hold) keeps the attribute as published in
+// `published`, for the constraints' precedence among its fields.
 struct NamedAttribute {
-  std::string name;  // as published, e.g. "model" or "example.com/model"
-  api::DeviceAttribute attribute;
+  std::string_view name;  // as published, e.g. "model" or "example.com/model"
   // CEL's split of the name (views into `name` or the driver's name).
   std::string_view domain;
   std::string_view id;
   cel::AttributeValueView value;
-  // Backing storage of the list views in `value`.
-  cel::AttributeViewStorage storage;
+  std::unique_ptr<const api::DeviceAttribute> published;
+  // Backing storage of the list views in `value`, for a published one.
+  std::unique_ptr<cel::AttributeViewStorage> storage;
 };
 
 class DeviceTable {
@@ -103,9 +107,27 @@ class DeviceTable {
   std::vector<const NamedAttribute*> attribute_refs_;
   std::vector<Index> capacity_begin_;
   std::vector<const NamedCapacity*> capacity_refs_;
-  // The distinct entries; deques, so entries never move.
-  std::deque<NamedAttribute> attributes_;
+  // Appends `n` default-made items that never move, in chunks of `kChunk`
+  // (std::deque's blocks of 512 bytes would hold two attributes and waste a
+  // third of their room).
+  template <class T, std::size_t kChunk>
+  class Chunked {
+   public:
+    T* Append(std::size_t n = 1);
+    std::size_t size() const { return size_; }
+    std::size_t bytes() const { return chunks_.size() * kChunk * sizeof(T); }
+
+   private:
+    std::vector<std::unique_ptr<T[]>> chunks_;
+    std::size_t size_ = 0;       // items made
+    std::size_t used_ = kChunk;  // of the last chunk
+  };
+  // The distinct entries, and the text of their names and string values.
+  Chunked<NamedAttribute, 256> attributes_;
   std::deque<NamedCapacity> capacities_;
+  Chunked<char, 16384> text_;
+  // `s` copied into text_.
+  std::string_view Keep(std::string_view s);
   const bool hide_multiple_allocations_;
   // Distinct entries by hash, while devices are added; null once sealed.
   struct Distinct;

@@ -47,6 +47,21 @@ TEST(MatchAttribute, NonMatchingValuesAreUnschedulable) {
   }
 }
 
+// An attribute with more than one value field (validation rejects it, a
+// file may hold it): upstream compares the first present of string, int,
+// bool, version, which the allocator keeps the published attribute for.
+TEST(MatchAttribute, AttributeWithTwoValuesComparesItsStringFirst) {
+  Outcome same = Allocate(TwoDevices("x: {int: 1, string: s}", "x: {int: 2, string: s}") +
+                          Count2With("{matchAttribute: driver-a/x}"));
+  EXPECT_EQ(same.result.outcome, dra::allocator::Outcome::kAllocated);
+  Outcome different = Allocate(TwoDevices("x: {int: 1, string: a}", "x: {int: 1, string: b}") +
+                               Count2With("{matchAttribute: driver-a/x}"));
+  EXPECT_EQ(different.result.outcome, dra::allocator::Outcome::kUnschedulable);
+  Outcome distinct = Allocate(TwoDevices("x: {int: 1, string: s}", "x: {int: 2, string: s}") +
+                              Count2With("{distinctAttribute: driver-a/x}"));
+  EXPECT_EQ(distinct.result.outcome, dra::allocator::Outcome::kUnschedulable);
+}
+
 TEST(MatchAttribute, FullyQualifiedAttributeName) {
   std::string attrs = "example.com/model: {string: m}";
   EXPECT_EQ(Allocate(TwoDevices(attrs, attrs) + Count2With("{matchAttribute: example.com/model}"))
