@@ -6,6 +6,7 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <thread>
 #include <unordered_set>
 #include <utility>
@@ -85,6 +86,36 @@ void Scheduler::Impl::NodeInfo::AddPod(const api::Pod& pod, const PodRequests& r
   }
 }
 
+namespace {
+
+// Sorts `records` by their pods' creationTimestamp, keeping the order of
+// equal ones, by moving each record once along the cycles of the
+// permutation: no second copy of the records is made.
+void PutInCreationOrder(std::vector<PodRecord>& records) {
+  std::vector<std::size_t> from(records.size());
+  std::iota(from.begin(), from.end(), std::size_t{0});
+  std::stable_sort(from.begin(), from.end(), [&records](std::size_t a, std::size_t b) {
+    return records[a].pod.metadata.creation_timestamp.seconds <
+           records[b].pod.metadata.creation_timestamp.seconds;
+  });
+  // Position i takes the record now at from[i]; placed[i] once it has.
+  std::vector<bool> placed(records.size(), false);
+  for (std::size_t start = 0; start < records.size(); ++start) {
+    if (placed[start] || from[start] == start) continue;
+    PodRecord held = std::move(records[start]);
+    std::size_t at = start;
+    while (from[at] != start) {
+      records[at] = std::move(records[from[at]]);
+      placed[at] = true;
+      at = from[at];
+    }
+    records[at] = std::move(held);
+    placed[at] = true;
+  }
+}
+
+}  // namespace
+
 Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
     : options(o),
       cluster(std::move(c)),
@@ -137,39 +168,64 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
   for (const api::ResourceClaimTemplate& t : cluster.templates) templates[Key(t.metadata)] = &t;
   in_use.emplace(alloc->NewAllocatedState());
 
-  claims.reserve(cluster.claims.size());
-  for (api::ResourceClaim& claim : cluster.claims) {
-    if (claim.metadata.uid.empty()) claim.metadata.uid = util::UuidV4(rng);
-    if (claim.status.allocation) in_use->Add(*claim.status.allocation);
-    std::string key = Key(claim.metadata);
-    claims.emplace(std::move(key), std::move(claim));
-  }
-  // The moved-from claims, not only their contents, go now.
-  cluster.claims = {};
-
-  // Creation order: creationTimestamp, then input order.
-  std::vector<api::Pod> input = std::move(cluster.pods);
-  cluster.pods.clear();
-  std::stable_sort(input.begin(), input.end(), [](const api::Pod& a, const api::Pod& b) {
-    return a.metadata.creation_timestamp.seconds < b.metadata.creation_timestamp.seconds;
-  });
-  pods.reserve(input.size());
-  pod_index.reserve(input.size());
-  for (api::Pod& p : input) AddPodRecord(std::move(p));
+  TakeClaims();
+  TakePods();
   node_results.resize(cluster.nodes.size());
   memo = FilterMemo(cluster.nodes.size());
   visible_pools.resize(cluster.nodes.size());
   visible_pools_known.resize(cluster.nodes.size(), 0);
 }
 
+void Scheduler::Impl::TakeClaims() {
+  auto add_claim = [this](api::ResourceClaim& claim) {
+    if (claim.metadata.uid.empty()) claim.metadata.uid = util::UuidV4(rng);
+    if (claim.status.allocation) in_use->Add(*claim.status.allocation);
+    std::string key = Key(claim.metadata);
+    claims.emplace(std::move(key), std::move(claim));
+  };
+  claims.reserve(cluster.claims.size() + cluster.more_claims.count);
+  for (api::ResourceClaim& claim : cluster.claims) add_claim(claim);
+  // The moved-from claims, not only their contents, go now.
+  cluster.claims = {};
+  if (cluster.more_claims.next) {
+    for (api::ResourceClaim claim; cluster.more_claims.next(claim); claim = {}) add_claim(claim);
+    cluster.more_claims = {};
+  }
+}
+
+void Scheduler::Impl::TakePods() {
+  // The records are made in input order and then put in creation order
+  // (creationTimestamp, then input order) where they are, so that no pod is
+  // held twice; then the pods enter the cluster in that order.
+  pods.reserve(cluster.pods.size() + cluster.more_pods.count);
+  auto add_record = [this](api::Pod& pod) {
+    PodRecord rec;
+    rec.pod = std::move(pod);
+    pods.push_back(std::move(rec));
+  };
+  for (api::Pod& p : cluster.pods) add_record(p);
+  cluster.pods = {};
+  if (cluster.more_pods.next) {
+    for (api::Pod p; cluster.more_pods.next(p); p = {}) add_record(p);
+    cluster.more_pods = {};
+  }
+  PutInCreationOrder(pods);
+  pod_index.reserve(pods.size());
+  for (std::size_t i = 0; i < pods.size(); ++i) EnterPod(i);
+}
+
 void Scheduler::Impl::AddPodRecord(api::Pod pod) {
-  if (pod.metadata.uid.empty()) pod.metadata.uid = util::UuidV4(rng);
-  std::size_t index = pods.size();
-  pod_index[Key(pod.metadata)] = index;
   PodRecord rec;
   rec.pod = std::move(pod);
-  const std::string& phase = rec.pod.status.phase;
   pods.push_back(std::move(rec));
+  EnterPod(pods.size() - 1);
+}
+
+void Scheduler::Impl::EnterPod(std::size_t index) {
+  api::Pod& pod = pods[index].pod;
+  if (pod.metadata.uid.empty()) pod.metadata.uid = util::UuidV4(rng);
+  pod_index[Key(pod.metadata)] = index;
+  const std::string& phase = pod.status.phase;
   if (phase == "Succeeded" || phase == "Failed") {
     pods[index].state = phase == "Succeeded" ? PodState::kSucceeded : PodState::kFailed;
     pods[index].reason = "finished before the simulation";

@@ -185,7 +185,15 @@ struct Scheduler::Impl {
   Impl(Cluster c, SchedulerOptions o);
 
   // ---- Pods entering (scheduler.cc) ------------------------------------------
+  // The constructor's last steps: the cluster's claims move in, then its
+  // pods.
+  void TakeClaims();
+  void TakePods();
+  // A new pod: its record is appended, and it enters.
   void AddPodRecord(api::Pod pod);
+  // The pod of pods[index] enters the cluster: it gets a uid if it has none,
+  // is indexed, and is queued, bound (AddBoundPod) or finished by its state.
+  void EnterPod(std::size_t index);
   void AddBoundPod(std::size_t index);
   void RequeueUnschedulable();
   void MarkPending(std::size_t index, std::string reason);

@@ -831,5 +831,123 @@ status:
   EXPECT_EQ(outcome(streamed), expected);
 }
 
+// Cluster::more_claims and more_pods: claims and pods decoded one at a time,
+// after any given at once, schedule as the same objects given at once do:
+// pods still go in creation order (ties in input order), and uids are drawn
+// in the same order.
+TEST(SchedulerTest, StreamedClaimsAndPodsScheduleAsGivenAtOnce) {
+  std::string y = GpuNode("n1", 2) + GpuNode("n2", 1) + kClassAndTemplate + kSharedClaim;
+  // Created later than they are listed: p0 last, p1 and p2 at the same time.
+  const char* created[] = {"2027-01-15T08:00:09Z", "2027-01-15T08:00:05Z", "2027-01-15T08:00:05Z",
+                           "2027-01-15T08:00:01Z"};
+  for (int p = 0; p < 4; ++p) {
+    y += "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p" + std::to_string(p) +
+         "\n  creationTimestamp: \"" + created[p] +
+         "\"\nspec:\n  containers:\n  - name: c\n    image: x\n  resourceClaims:\n"
+         "  - name: gpu\n    resourceClaimTemplateName: one-gpu\n---\n";
+  }
+  // A pod bound to n2 already, holding n2's device through a claim.
+  y += R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: held
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: n2, device: gpu-0}
+  reservedFor:
+  - {resource: pods, name: holder, uid: holder-uid}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: holder
+  uid: holder-uid
+  creationTimestamp: "2027-01-15T08:00:00Z"
+spec:
+  nodeName: n2
+  containers:
+  - name: c
+    image: x
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: held
+---
+)" + ClaimPod("sharer", "shared");
+  auto outcome = [](Scheduler& s) {
+    s.Run();
+    std::vector<std::string> out;
+    for (const PodRecord& r : s.pods()) {
+      out.push_back(r.pod.metadata.name + " " + r.pod.metadata.uid + " " + PodStateName(r.state) +
+                    " " + r.node + " " + r.reason);
+    }
+    for (const api::ResourceClaim* c : s.Claims()) {
+      out.push_back("claim " + c->metadata.name + " " + c->metadata.uid + " " +
+                    (c->status.allocation ? c->status.allocation->devices.results[0].pool : ""));
+    }
+    return out;
+  };
+  Scheduler whole(Parse(y), Options());
+  const std::vector<std::string> expected = outcome(whole);
+  // Creation order decides: the sharer (no timestamp) and the holder first,
+  // then p3, which takes n1's last device, then p1 and p2 in input order.
+  ASSERT_EQ(expected.size(), 6u + 6u);
+  EXPECT_THAT(expected[0], ::testing::StartsWith("sharer "));
+  EXPECT_THAT(expected[1], ::testing::StartsWith("holder holder-uid Bound n2 "));
+  EXPECT_THAT(expected[2], ::testing::StartsWith("p3 "));
+  EXPECT_THAT(expected[2], ::testing::HasSubstr(" Bound n1"));
+  EXPECT_THAT(expected[3], ::testing::StartsWith("p1 "));
+  EXPECT_THAT(expected[4], ::testing::StartsWith("p2 "));
+  EXPECT_THAT(expected[5], ::testing::StartsWith("p0 "));
+  EXPECT_THAT(expected[4], ::testing::HasSubstr(" Pending "));
+  EXPECT_THAT(expected[5], ::testing::HasSubstr(" Pending "));
+
+  const std::size_t pod_count = Parse(y).pods.size();
+  const std::size_t claim_count = Parse(y).claims.size();
+  for (std::size_t given_pods = 0; given_pods <= pod_count; ++given_pods) {
+    for (std::size_t given_claims = 0; given_claims <= claim_count; ++given_claims) {
+      SCOPED_TRACE("pods given at once: " + std::to_string(given_pods) +
+                   ", claims: " + std::to_string(given_claims));
+      Cluster c = Parse(y);
+      auto pods = std::make_shared<std::vector<api::Pod>>(
+          std::make_move_iterator(c.pods.begin() + static_cast<std::ptrdiff_t>(given_pods)),
+          std::make_move_iterator(c.pods.end()));
+      c.pods.resize(given_pods);
+      auto claims = std::make_shared<std::vector<api::ResourceClaim>>(
+          std::make_move_iterator(c.claims.begin() + static_cast<std::ptrdiff_t>(given_claims)),
+          std::make_move_iterator(c.claims.end()));
+      c.claims.resize(given_claims);
+      int pod_calls = 0;
+      int claim_calls = 0;
+      // The counts are a hint only: one stream says none.
+      c.more_pods.count = pods->size();
+      c.more_pods.next = [pods, &pod_calls, next = std::size_t{0}](api::Pod& out) mutable {
+        ++pod_calls;
+        if (next == pods->size()) return false;
+        out = std::move((*pods)[next++]);
+        return true;
+      };
+      c.more_claims.next = [claims, &claim_calls,
+                            next = std::size_t{0}](api::ResourceClaim& out) mutable {
+        ++claim_calls;
+        if (next == claims->size()) return false;
+        out = std::move((*claims)[next++]);
+        return true;
+      };
+      Scheduler streamed(std::move(c), Options());
+      EXPECT_EQ(pod_calls, static_cast<int>(pod_count - given_pods) + 1);
+      EXPECT_EQ(claim_calls, static_cast<int>(claim_count - given_claims) + 1);
+      EXPECT_EQ(outcome(streamed), expected);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dra::scheduler

@@ -4,6 +4,8 @@
 // remembered, so the pods that reference them can be told why they wait.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -16,11 +18,26 @@
 
 namespace dra::scheduler {
 
+// More objects of one kind, for a caller that decodes them one at a time: a
+// Scheduler made from the cluster calls `next` until it returns false, while
+// it is constructed, moving each object into its own records, so that the
+// objects never exist twice. Nothing else reads them.
+template <class T>
+struct MoreObjects {
+  // How many `next` gives at most: the Scheduler reserves room for them.
+  std::size_t count = 0;
+  std::function<bool(T&)> next;
+};
+
 struct Cluster {
   std::vector<api::Node> nodes;
   // In the order they were read; the scheduler orders them by creation time.
   std::vector<api::Pod> pods;
+  // More pods, after `pods` in input order.
+  MoreObjects<api::Pod> more_pods;
   std::vector<api::ResourceClaim> claims;
+  // More claims, after `claims`.
+  MoreObjects<api::ResourceClaim> more_claims;
   std::vector<api::ResourceClaimTemplate> templates;
   std::vector<api::DeviceClass> classes;
   std::vector<api::ResourceSlice> slices;
