@@ -191,6 +191,10 @@ void Scheduler::Impl::TakeClaims() {
     for (api::ResourceClaim claim; cluster.more_claims.next(claim); claim = {}) add_claim(claim);
     cluster.more_claims = {};
   }
+  if (cluster.held_allocations.next) {
+    for (api::AllocationResult a; cluster.held_allocations.next(a); a = {}) in_use->Add(a);
+    cluster.held_allocations = {};
+  }
 }
 
 void Scheduler::Impl::TakePods() {
@@ -212,6 +216,15 @@ void Scheduler::Impl::TakePods() {
   PutInCreationOrder(pods);
   pod_index.reserve(pods.size());
   for (std::size_t i = 0; i < pods.size(); ++i) EnterPod(i);
+  if (cluster.settled_pods.next) {
+    for (api::Pod p; cluster.settled_pods.next(p); p = {}) {
+      const bool finished = p.status.phase == "Succeeded" || p.status.phase == "Failed";
+      auto node = node_index.find(p.spec.node_name);
+      if (finished || node == node_index.end()) continue;
+      node_info[node->second].AddPod(p, RequestsOf(p), 1);
+    }
+    cluster.settled_pods = {};
+  }
 }
 
 void Scheduler::Impl::AddPodRecord(api::Pod pod) {

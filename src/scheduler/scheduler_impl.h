@@ -185,8 +185,8 @@ struct Scheduler::Impl {
   Impl(Cluster c, SchedulerOptions o);
 
   // ---- Pods entering (scheduler.cc) ------------------------------------------
-  // The constructor's last steps: the cluster's claims move in, then its
-  // pods.
+  // The constructor's last steps: the cluster's claims and held allocations
+  // move in, then its pods and settled pods (Cluster says what each is).
   void TakeClaims();
   void TakePods();
   // A new pod: its record is appended, and it enters.

@@ -949,5 +949,141 @@ spec:
   }
 }
 
+// Cluster::settled_pods and held_allocations: the bound pods given only for
+// what they take of their nodes, and the claims no unbound pod refers to
+// only for their allocations, leave every unbound pod as the whole cluster
+// does (every object has its uid, so no random draw differs).
+TEST(SchedulerTest, SettledPodsAndHeldAllocationsLeaveUnboundPodsAsTheWholeCluster) {
+  auto pod = [](const std::string& name, const std::string& node, const std::string& cpu,
+                const std::string& claims, const std::string& extra = "") {
+    std::string y = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  uid: uid-" +
+                    name + "\nspec:\n" + extra;
+    if (!node.empty()) y += "  nodeName: " + node + "\n";
+    y += "  containers:\n  - name: c\n    image: x\n    resources:\n      requests: {cpu: \"" +
+         cpu + "\"}\n";
+    if (!claims.empty()) y += "  resourceClaims:\n" + claims;
+    return y + "---\n";
+  };
+  auto claim = [](const std::string& name, const std::string& device, const std::string& users) {
+    std::string y =
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: " + name +
+        "\n  uid: uid-" + name +
+        "\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: "
+        "{deviceClassName: gpu}\n";
+    if (!device.empty()) {
+      y += "status:\n  allocation:\n    devices:\n      results:\n      - {request: gpu, driver: "
+           "gpu.example.com, pool: " +
+           device.substr(0, device.find('/')) + ", device: " + device.substr(device.find('/') + 1) +
+           "}\n    nodeSelector:\n      nodeSelectorTerms:\n      - matchFields: [{key: "
+           "metadata.name, operator: In, values: [" +
+           device.substr(0, device.find('/')) + "]}]\n";
+      if (!users.empty()) y += "  reservedFor:\n" + users;
+    }
+    return y + "---\n";
+  };
+  const std::string named = "  - {name: gpu, resourceClaimName: ";
+  const std::string from_template = "  - {name: gpu, resourceClaimTemplateName: one-gpu}\n";
+  std::string y = GpuNode("n1", 2) + GpuNode("n2", 1) + GpuNode("n3", 2) + kClassAndTemplate;
+  // Bound: n1 busy with cpu, n3's devices held by a pod's claim and by a
+  // claim nobody uses, n1's gpu-0 shared with a waiting pod.
+  y += pod("busy", "n1", "3", "", "  priority: 0\n");
+  y += pod("holder", "n3", "1", named + "held}\n");
+  y += claim("held", "n3/gpu-0", "  - {resource: pods, name: holder, uid: uid-holder}\n");
+  y += claim("orphan", "n3/gpu-1", "");
+  y += pod("user", "n1", "0", named + "shared}\n");
+  y += claim("shared", "n1/gpu-0", "  - {resource: pods, name: user, uid: uid-user}\n");
+  y += pod("done", "n2", "4", "", "") + "";
+  // Not bound: DRA pods and one without claims.
+  y += pod("p0", "", "2", from_template);
+  y += pod("p1", "", "2", from_template, "  priority: 100\n");
+  y += pod("sharer", "", "1", named + "shared}\n");
+  y += pod("plain", "", "1", "");
+  y += pod("p2", "", "0", from_template);
+  // "done" finished: it takes nothing of n2.
+  std::size_t at = y.find("name: done");
+  ASSERT_NE(at, std::string::npos);
+  y.insert(y.find("---", at), "status: {phase: Succeeded}\n");
+
+  const std::vector<std::string> unbound = {"p0", "p1", "sharer", "plain", "p2"};
+  auto outcome = [&unbound](Scheduler& s) {
+    s.Run();
+    std::vector<std::string> out;
+    for (const std::string& name : unbound) {
+      const PodRecord* r = s.FindPod("default", name);
+      if (r == nullptr) {
+        out.push_back(name + " missing");
+        continue;
+      }
+      std::string line = name + " " + PodStateName(r->state) + " " + r->node + " " + r->reason +
+                         " " + (r->explanation ? allocator::ExplanationText(*r->explanation) : "");
+      for (const std::string& key : r->claims) {
+        const api::ResourceClaim* c = s.FindClaim("default", key.substr(key.find('/') + 1));
+        line += " " + key + "@" +
+                (c != nullptr && c->status.allocation
+                     ? c->status.allocation->devices.results.at(0).pool + "/" +
+                           c->status.allocation->devices.results.at(0).device
+                     : "-");
+      }
+      out.push_back(line);
+    }
+    for (const std::string& name : unbound) {
+      Result<PodVerdict> v = s.ExplainPod("default", name);
+      std::string line = name + (v.ok() ? std::string(VerdictName(v->verdict)) : v.error());
+      if (v.ok()) {
+        for (const NodeVerdict& n : v->nodes) {
+          line += " " + n.node + (n.feasible ? "+" : "-");
+          for (const std::string& reason : n.reasons) line += "," + reason;
+        }
+      }
+      out.push_back(line);
+    }
+    return out;
+  };
+  Scheduler whole(Parse(y), Options());
+  const std::vector<std::string> expected = outcome(whole);
+  // Not a trivial cluster: p0 fits only n2 (n1 lacks cpu, n3 devices),
+  // p1 then fits nowhere, the sharer joins its claim on n1, and p2, which
+  // needs no cpu, takes n1's last device.
+  ASSERT_EQ(expected.size(), 10u);
+  EXPECT_THAT(expected[0], ::testing::StartsWith("p0 Bound n2 "));
+  EXPECT_THAT(expected[1], ::testing::StartsWith("p1 Pending "));
+  EXPECT_THAT(expected[2], ::testing::StartsWith("sharer Bound n1 "));
+  EXPECT_THAT(expected[4], ::testing::StartsWith("p2 Bound n1 "));
+
+  Cluster c = Parse(y);
+  auto settled = std::make_shared<std::vector<api::Pod>>();
+  std::vector<api::Pod> kept;
+  for (api::Pod& p : c.pods) {
+    (p.spec.node_name.empty() ? kept : *settled).push_back(std::move(p));
+  }
+  c.pods = std::move(kept);
+  auto held = std::make_shared<std::vector<api::AllocationResult>>();
+  std::vector<api::ResourceClaim> claims;
+  for (api::ResourceClaim& claim : c.claims) {
+    if (claim.metadata.name == "shared") {
+      claims.push_back(std::move(claim));
+    } else if (claim.status.allocation) {
+      held->push_back(std::move(*claim.status.allocation));
+    }
+  }
+  c.claims = std::move(claims);
+  ASSERT_EQ(settled->size(), 4u);
+  ASSERT_EQ(held->size(), 2u);
+  c.settled_pods.next = [settled, next = std::size_t{0}](api::Pod& out) mutable {
+    if (next == settled->size()) return false;
+    out = std::move((*settled)[next++]);
+    return true;
+  };
+  c.held_allocations.next = [held, next = std::size_t{0}](api::AllocationResult& out) mutable {
+    if (next == held->size()) return false;
+    out = std::move((*held)[next++]);
+    return true;
+  };
+  Scheduler split(std::move(c), Options());
+  EXPECT_EQ(split.pods().size(), unbound.size());
+  EXPECT_EQ(split.FindPod("default", "busy"), nullptr);
+  EXPECT_EQ(outcome(split), expected);
+}
+
 }  // namespace
 }  // namespace dra::scheduler

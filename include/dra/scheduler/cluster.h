@@ -38,6 +38,21 @@ struct Cluster {
   std::vector<api::ResourceClaim> claims;
   // More claims, after `claims`.
   MoreObjects<api::ResourceClaim> more_claims;
+  // For a caller that asks only about the pods not yet bound (dra serve's
+  // explanations of waiting pods), what the rest of the cluster amounts to:
+  //   settled_pods: pods bound to a node and not finished. Each takes its
+  //     share of its node, as a pod of `pods` would, and is dropped: the
+  //     Scheduler keeps no record of it (pods() and FindPod do not list it;
+  //     it cannot be finished, deleted or evicted) and creates none of its
+  //     template claims. A pod that names no node or has finished takes
+  //     nothing.
+  //   held_allocations: allocations of claims that no pod the Scheduler
+  //     keeps refers to. Their devices and capacity are in use; no claim is
+  //     kept for them.
+  // Pods not yet bound schedule as in the whole cluster, except that the
+  // random draws (ties between nodes, names of generated claims) may differ.
+  MoreObjects<api::Pod> settled_pods;
+  MoreObjects<api::AllocationResult> held_allocations;
   std::vector<api::ResourceClaimTemplate> templates;
   std::vector<api::DeviceClass> classes;
   std::vector<api::ResourceSlice> slices;
