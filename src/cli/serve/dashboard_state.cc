@@ -410,17 +410,30 @@ std::string PodKey(const api::Pod& pod) {
   return pod.metadata.namespace_ + "/" + pod.metadata.name;
 }
 
-// Unscheduled, unfinished pods that use DRA, by namespace/name.
-std::vector<const api::Pod*> Waiting(const scheduler::Cluster& cluster) {
-  std::vector<const api::Pod*> waiting;
-  for (const api::Pod& pod : cluster.pods) {
-    if (IsWaitingPod(pod)) waiting.push_back(&pod);
-  }
+// Of `pods`, the unscheduled, unfinished ones that use DRA, by
+// namespace/name.
+std::vector<const api::Pod*> Waiting(std::vector<const api::Pod*> pods) {
+  std::vector<const api::Pod*> waiting = std::move(pods);
+  std::erase_if(waiting, [](const api::Pod* p) { return !IsWaitingPod(*p); });
   std::sort(waiting.begin(), waiting.end(), [](const api::Pod* a, const api::Pod* b) {
     return std::tie(a->metadata.namespace_, a->metadata.name) <
            std::tie(b->metadata.namespace_, b->metadata.name);
   });
   return waiting;
+}
+
+std::vector<const api::Pod*> Waiting(const std::vector<api::Pod>& pods) {
+  std::vector<const api::Pod*> all;
+  all.reserve(pods.size());
+  for (const api::Pod& p : pods) all.push_back(&p);
+  return Waiting(std::move(all));
+}
+
+std::vector<const api::Pod*> Waiting(const std::vector<scheduler::PodRecord>& records) {
+  std::vector<const api::Pod*> all;
+  all.reserve(records.size());
+  for (const scheduler::PodRecord& r : records) all.push_back(&r.pod);
+  return Waiting(std::move(all));
 }
 
 // Where `why` leaves the pod: the stage that blocks it, and the explanation.
@@ -443,7 +456,7 @@ void ComputePending(const scheduler::Cluster& cluster, const std::vector<Pending
                     DashboardState& out) {
   std::unordered_map<std::string, const PendingPod*> known;
   for (const PendingPod& p : explained) known[p.namespace_ + "/" + p.name] = &p;
-  for (const api::Pod* pod : Waiting(cluster)) {
+  for (const api::Pod* pod : Waiting(cluster.pods)) {
     PendingPod p;
     if (auto it = known.find(PodKey(*pod)); it != known.end()) {
       p = *it->second;
@@ -462,7 +475,15 @@ void ComputePending(const scheduler::Cluster& cluster, const std::vector<Pending
 
 std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates) {
   std::vector<PendingPod> pending;
-  for (const api::Pod* pod : Waiting(cluster)) {
+  // Streamed pods are known only once the Scheduler has read them.
+  if (!cluster.more_pods.next && Waiting(cluster.pods).empty()) return pending;
+  scheduler::SchedulerOptions sopt;
+  sopt.features = allocator::Features::FromGates(gates);
+  sopt.now = static_cast<std::int64_t>(std::time(nullptr));
+  sopt.explain = true;
+  scheduler::Scheduler sched(std::move(cluster), sopt);
+  // The pods as they came, before Run binds any.
+  for (const api::Pod* pod : Waiting(sched.pods())) {
     PendingPod p;
     p.namespace_ = pod->metadata.namespace_;
     p.name = pod->metadata.name;
@@ -470,11 +491,6 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
     pending.push_back(std::move(p));
   }
   if (pending.empty()) return pending;
-  scheduler::SchedulerOptions sopt;
-  sopt.features = allocator::Features::FromGates(gates);
-  sopt.now = static_cast<std::int64_t>(std::time(nullptr));
-  sopt.explain = true;
-  scheduler::Scheduler sched(std::move(cluster), sopt);
   sched.Run();
   // Node evaluations left for finding the closest node (ExplainPod tries
   // the pod on every node).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 
@@ -35,7 +36,20 @@ void DropUnread(api::Object& object) {
 
 std::string SummaryOf(const api::Object& object) {
   if (const auto* pod = std::get_if<api::Pod>(&object)) {
-    return IsWaitingPod(*pod) ? pod->metadata.namespace_ + "/" + pod->metadata.name : "";
+    KeptPodState state = KeptPodState::kUnbound;
+    if (Finished(*pod)) {
+      state = KeptPodState::kFinished;
+    } else if (!pod->spec.node_name.empty()) {
+      state = KeptPodState::kBound;
+    } else if (IsWaitingPod(*pod)) {
+      state = KeptPodState::kWaiting;
+    }
+    // Nothing reads the names of bound and finished pods without decoding
+    // them; most pods are those, and a letter needs no heap.
+    if (state == KeptPodState::kBound || state == KeptPodState::kFinished) {
+      return std::string(1, static_cast<char>(state));
+    }
+    return static_cast<char>(state) + pod->metadata.namespace_ + "/" + pod->metadata.name;
   }
   if (const auto* slice = std::get_if<api::ResourceSlice>(&object)) {
     return slice->spec.driver + "\n" + slice->spec.pool.name + "\n" + slice->metadata.name;
@@ -52,6 +66,77 @@ std::string_view SliceName(const KeptObject& slice) {
   const std::string_view summary = Summary(slice);
   const std::size_t at = summary.rfind('\n');
   return at == std::string_view::npos ? summary : summary.substr(at + 1);
+}
+
+// The kept objects sorted by `key` (a tuple or pair of views into their
+// summaries), equal keys in their order.
+template <class KeyOf>
+std::vector<KeptPtr> SortedBy(const std::vector<KeptPtr>& kept, KeyOf key_of) {
+  using Key = decltype(key_of(*kept.front()));
+  std::vector<std::pair<Key, KeptPtr>> keyed;
+  keyed.reserve(kept.size());
+  for (const KeptPtr& k : kept) keyed.emplace_back(key_of(*k), k);
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<KeptPtr> out;
+  out.reserve(keyed.size());
+  for (auto& [key, k] : keyed) out.push_back(std::move(k));
+  return out;
+}
+
+// The kept objects as a stream of decoded ones of kind T, each decoded when
+// asked and its reference let go. One that does not decode is left out; the
+// state computed from the same objects reports it.
+template <class T>
+scheduler::MoreObjects<T> StreamOf(std::vector<KeptPtr> kept) {
+  auto objects = std::make_shared<std::vector<KeptPtr>>(std::move(kept));
+  scheduler::MoreObjects<T> stream;
+  stream.count = objects->size();
+  stream.next = [objects, next = std::size_t{0}](T& out) mutable {
+    while (next < objects->size()) {
+      Result<api::Object> o = Unkeep(*(*objects)[next]);
+      (*objects)[next++].reset();
+      if (auto* typed = o.ok() ? std::get_if<T>(&o.value()) : nullptr) {
+        out = std::move(*typed);
+        return true;
+      }
+    }
+    return false;
+  };
+  return stream;
+}
+
+// The allocations of the kept claims, each decoded when asked; a claim
+// that does not decode or has no allocation is left out.
+scheduler::MoreObjects<api::AllocationResult> AllocationsOf(std::vector<KeptPtr> kept) {
+  scheduler::MoreObjects<api::ResourceClaim> claims = StreamOf<api::ResourceClaim>(std::move(kept));
+  scheduler::MoreObjects<api::AllocationResult> stream;
+  stream.count = claims.count;
+  stream.next = [claims = std::move(claims.next)](api::AllocationResult& out) mutable {
+    for (api::ResourceClaim claim; claims(claim); claim = {}) {
+      if (claim.status.allocation) {
+        out = std::move(*claim.status.allocation);
+        return true;
+      }
+    }
+    return false;
+  };
+  return stream;
+}
+
+// "namespace/name" of every claim the pod names: its entries' claims, the
+// claims its status names for templates, its extended resource claim.
+std::vector<std::string> ClaimsNamed(const api::Pod& pod) {
+  std::vector<std::string> out;
+  auto add = [&](const std::optional<std::string>& name) {
+    if (name && !name->empty()) out.push_back(pod.metadata.namespace_ + "/" + *name);
+  };
+  for (const api::PodResourceClaim& c : pod.spec.resource_claims) add(c.resource_claim_name);
+  for (const api::PodResourceClaimStatus& st : pod.status.resource_claim_statuses) {
+    add(st.resource_claim_name);
+  }
+  if (const auto& ext = pod.status.extended_resource_claim_status) add(ext->resource_claim_name);
+  return out;
 }
 
 template <class T>
@@ -114,6 +199,16 @@ std::string_view SlicePool(const KeptObject& slice) {
   return summary.substr(0, pool_end);
 }
 
+std::string_view KeptPodName(const KeptObject& pod) {
+  const std::string_view summary = Summary(pod);
+  return summary.empty() ? summary : summary.substr(1);
+}
+
+KeptPodState KeptPodStateOf(const KeptObject& pod) {
+  const std::string_view summary = Summary(pod);
+  return summary.empty() ? KeptPodState::kUnbound : static_cast<KeptPodState>(summary.front());
+}
+
 Result<KeptPtr> Keep(api::Object object, kube::TextCompressor& compressor) {
   DropUnread(object);
   const std::string summary = SummaryOf(object);
@@ -141,37 +236,59 @@ scheduler::Cluster Unpack(const KeptCluster& kept, const UnpackOptions& options)
   c.duplicate_templates = kept.duplicate_templates;
   const bool sort = !kept.in_input_order;
   if (options.nodes) UnpackInto(kept.nodes, sort, c.nodes, c.warnings);
-  if (options.pods == PodsToUnpack::kAll) {
-    UnpackInto(kept.pods, sort, c.pods, c.warnings);
-  } else {
-    std::vector<KeptPtr> waiting;
-    for (const KeptPtr& p : kept.pods) {
-      if (!Summary(*p).empty()) waiting.push_back(p);
-    }
-    UnpackInto(waiting, sort, c.pods, c.warnings);
+  const bool settle = options.stream && options.settle;
+  std::vector<KeptPtr> claims = options.claims ? kept.claims : std::vector<KeptPtr>();
+  std::vector<KeptPtr> pods;
+  std::vector<KeptPtr> settled;
+  for (const KeptPtr& p : kept.pods) {
+    if (options.pods == PodsToUnpack::kWaiting && !KeptPodWaits(*p)) continue;
+    const KeptPodState state = KeptPodStateOf(*p);
+    if (settle && state == KeptPodState::kFinished) continue;
+    (settle && state == KeptPodState::kBound ? settled : pods).push_back(p);
   }
-  if (options.claims) UnpackInto(kept.claims, sort, c.claims, c.warnings);
+  std::vector<KeptPtr> held;
+  if (settle) {
+    // The pods not bound, whole; the claims they name stay whole too.
+    UnpackInto(pods, sort, c.pods, c.warnings);
+    std::unordered_set<std::string> named;
+    for (const api::Pod& p : c.pods) {
+      for (std::string& key : ClaimsNamed(p)) named.insert(std::move(key));
+    }
+    c.settled_pods = StreamOf<api::Pod>(std::move(settled));
+    std::vector<KeptPtr> whole;
+    for (const KeptPtr& k : claims) {
+      Result<ClaimFacts> facts = ParseClaimFacts(Summary(*k));
+      if (!facts.ok() ||
+          named.contains(std::string(facts->namespace_) + "/" + std::string(facts->name))) {
+        whole.push_back(k);
+      } else if (facts->phase != ClaimPhase::kPending) {
+        held.push_back(k);
+      }
+    }
+    claims = std::move(whole);
+    c.held_allocations = AllocationsOf(std::move(held));
+  } else {
+    UnpackInto(pods, sort, c.pods, c.warnings);
+  }
+  if (options.claims && options.stream) {
+    if (sort) {
+      claims = SortedBy(claims, [](const KeptObject& k) {
+        Result<ClaimFacts> facts = ParseClaimFacts(Summary(k));
+        return facts.ok() ? std::pair(facts->namespace_, facts->name)
+                          : std::pair(std::string_view(), std::string_view());
+      });
+    }
+    c.more_claims = StreamOf<api::ResourceClaim>(std::move(claims));
+  } else if (options.claims) {
+    UnpackInto(claims, sort, c.claims, c.warnings);
+  }
   UnpackInto(kept.templates, sort, c.templates, c.warnings);
   UnpackInto(kept.classes, sort, c.classes, c.warnings);
-  if (options.slices && options.stream_slices) {
-    auto slices = std::make_shared<std::vector<KeptPtr>>(kept.slices);
-    if (sort) {
-      std::sort(slices->begin(), slices->end(),
-                [](const KeptPtr& a, const KeptPtr& b) { return SliceName(*a) < SliceName(*b); });
-    }
-    // A slice that does not decode is left out; the state computed from the
-    // same objects reports it.
-    c.more_slices = [slices, next = std::size_t{0}](api::ResourceSlice& out) mutable {
-      while (next < slices->size()) {
-        Result<api::Object> o = Unkeep(*(*slices)[next]);
-        (*slices)[next++].reset();
-        if (auto* slice = o.ok() ? std::get_if<api::ResourceSlice>(&o.value()) : nullptr) {
-          out = std::move(*slice);
-          return true;
-        }
-      }
-      return false;
-    };
+  if (options.slices && options.stream) {
+    std::vector<KeptPtr> slices = kept.slices;
+    // Cluster-scoped: by name.
+    if (sort) slices = SortedBy(slices, SliceName);
+    c.more_slices = StreamOf<api::ResourceSlice>(std::move(slices)).next;
   } else if (options.slices) {
     UnpackInto(kept.slices, sort, c.slices, c.warnings);
   }
@@ -198,7 +315,7 @@ KeptCluster KeepCluster(scheduler::Cluster cluster) {
 std::vector<std::string> WaitingPods(const KeptCluster& kept) {
   std::vector<std::string> out;
   for (const KeptPtr& p : kept.pods) {
-    if (!Summary(*p).empty()) out.emplace_back(Summary(*p));
+    if (KeptPodWaits(*p)) out.emplace_back(KeptPodName(*p));
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -22,7 +22,9 @@ namespace dra::cli::serve {
 // A kept object: its compact JSON (apiVersion and kind included),
 // compressed, labelled with its summary: what a state reads of the object
 // without decoding it, by kind:
-//   Pod            "namespace/name" when it waits (IsWaitingPod), else "";
+//   Pod            its KeptPodState as one letter, then, for a pod not
+//                  bound and not finished, "namespace/name" (KeptPodStateOf,
+//                  KeptPodName);
 //   ResourceSlice  driver + '\n' + pool + '\n' + name (the newline sorts
 //                  before any character a name may have: these sort as
 //                  triples; SlicePool gives the first two);
@@ -35,6 +37,20 @@ using KeptPtr = std::shared_ptr<const KeptObject>;
 inline std::string_view Summary(const KeptObject& kept) { return kept.label(); }
 // A kept slice's driver + '\n' + pool, from its summary.
 std::string_view SlicePool(const KeptObject& slice);
+// Where a kept pod is, as its summary says.
+enum class KeptPodState : char {
+  kWaiting = 'W',   // IsWaitingPod
+  kUnbound = 'U',   // not bound, not finished, and uses no DRA
+  kBound = 'B',     // bound to a node, not finished
+  kFinished = 'F',  // Succeeded or Failed
+};
+KeptPodState KeptPodStateOf(const KeptObject& pod);
+inline bool KeptPodWaits(const KeptObject& pod) {
+  return KeptPodStateOf(pod) == KeptPodState::kWaiting;
+}
+// A kept pod's "namespace/name", from its summary; empty for a pod bound
+// or finished.
+std::string_view KeptPodName(const KeptObject& pod);
 
 // A cluster's objects as kept. Copies share the objects.
 struct KeptCluster {
@@ -68,19 +84,27 @@ enum class PodsToUnpack { kAll, kWaiting };
 struct UnpackOptions {
   PodsToUnpack pods = PodsToUnpack::kAll;
   bool slices = true;
-  // With `slices`: the slices are decoded only when the cluster's
-  // more_slices is called, one at a time, as a Scheduler made from the
-  // cluster asks for them; the cluster holds a reference to the kept slices
-  // until then.
-  bool stream_slices = false;
   bool claims = true;
   bool nodes = true;
+  // The slices and claims unpacked are decoded only as a Scheduler made
+  // from the cluster asks for them (its more_slices and more_claims), one at
+  // a time and in the order Unpack gives, so that a cluster never holds
+  // them all decoded; the cluster holds references to the kept objects
+  // until then.
+  bool stream = false;
+  // With `stream`: only the pods not bound and the claims they name are
+  // given whole; the bound pods stream as the cluster's settled_pods, the
+  // other allocated claims as its held_allocations, and finished pods are
+  // left out. Enough to schedule and explain the pods not yet bound.
+  bool settle = false;
 };
 
-// What ExplainWaiting needs: everything, the slices streamed.
+// What ExplainWaiting needs: the pods not bound, with what the rest of the
+// cluster amounts to, streamed.
 inline UnpackOptions ExplainerUnpackOptions() {
   UnpackOptions o;
-  o.stream_slices = true;
+  o.stream = true;
+  o.settle = true;
   return o;
 }
 
