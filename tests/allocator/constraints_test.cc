@@ -62,6 +62,33 @@ TEST(MatchAttribute, AttributeWithTwoValuesComparesItsStringFirst) {
   EXPECT_EQ(distinct.result.outcome, dra::allocator::Outcome::kUnschedulable);
 }
 
+// Values longer than the chunks the allocator keeps attribute text in, and
+// short ones kept after them, compare whole.
+TEST(MatchAttribute, LongStringValuesCompareWhole) {
+  const std::string long_a(20000, 'a');
+  const std::string long_b = std::string(19999, 'a') + "b";
+  // Attributes are indexed in name order: zone's text is kept after serial's.
+  auto attrs = [](const std::string& serial, const std::string& zone) {
+    return "serial: {string: " + serial + "}, zone: {string: " + zone + "}";
+  };
+  EXPECT_EQ(Allocate(TwoDevices(attrs(long_a, "r1"), attrs(long_a, "r1")) +
+                     Count2With("{matchAttribute: driver-a/serial}"))
+                .result.outcome,
+            dra::allocator::Outcome::kAllocated);
+  EXPECT_EQ(Allocate(TwoDevices(attrs(long_a, "r1"), attrs(long_b, "r1")) +
+                     Count2With("{matchAttribute: driver-a/serial}"))
+                .result.outcome,
+            dra::allocator::Outcome::kUnschedulable);
+  EXPECT_EQ(Allocate(TwoDevices(attrs(long_a, "r1"), attrs(long_b, "r2")) +
+                     Count2With("{matchAttribute: driver-a/zone}"))
+                .result.outcome,
+            dra::allocator::Outcome::kUnschedulable);
+  EXPECT_EQ(Allocate(TwoDevices(attrs(long_a, "r2"), attrs(long_b, "r2")) +
+                     Count2With("{matchAttribute: driver-a/zone}"))
+                .result.outcome,
+            dra::allocator::Outcome::kAllocated);
+}
+
 TEST(MatchAttribute, FullyQualifiedAttributeName) {
   std::string attrs = "example.com/model: {string: m}";
   EXPECT_EQ(Allocate(TwoDevices(attrs, attrs) + Count2With("{matchAttribute: example.com/model}"))
