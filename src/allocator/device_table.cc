@@ -104,11 +104,13 @@ T* DeviceTable::Chunked<T, kChunk>::Append(std::size_t n) {
     auto own = std::make_unique<T[]>(n);
     T* out = own.get();
     chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(own));
+    bytes_ += n * sizeof(T);
     size_ += n;
     return out;
   }
   if (chunks_.empty() || used_ + n > kChunk) {
     chunks_.push_back(std::make_unique<T[]>(kChunk));
+    bytes_ += kChunk * sizeof(T);
     used_ = 0;
   }
   T* out = chunks_.back().get() + used_;
@@ -170,6 +172,7 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
         e.value = cel::ViewAttribute(a, unused);
         e.value.string_value = Keep(e.value.string_value);
       } else {
+        ++published_;
         e.published = std::make_unique<const api::DeviceAttribute>(a);
         e.storage = std::make_unique<cel::AttributeViewStorage>();
         e.value = cel::ViewAttribute(*e.published, *e.storage);
@@ -224,6 +227,8 @@ std::size_t DeviceTable::bytes() const {
          (attribute_begin_.capacity() + capacity_begin_.capacity()) * sizeof(Index) +
          (attribute_refs_.capacity() + capacity_refs_.capacity()) * sizeof(void*) +
          attributes_.bytes() + text_.bytes() +
+         published_ *
+             (sizeof(api::DeviceAttribute) + sizeof(cel::AttributeViewStorage) + kEntryHeap) +
          capacities_.size() * (sizeof(NamedCapacity) + kEntryHeap);
 }
 

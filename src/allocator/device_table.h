@@ -109,16 +109,17 @@ class DeviceTable {
   std::vector<const NamedCapacity*> capacity_refs_;
   // Appends `n` default-made items that never move, in chunks of `kChunk`
   // (std::deque's blocks of 512 bytes would hold two attributes and waste a
-  // third of their room).
+  // third of their room); more than kChunk at once get a chunk of their own.
   template <class T, std::size_t kChunk>
   class Chunked {
    public:
     T* Append(std::size_t n = 1);
     std::size_t size() const { return size_; }
-    std::size_t bytes() const { return chunks_.size() * kChunk * sizeof(T); }
+    std::size_t bytes() const { return bytes_; }
 
    private:
     std::vector<std::unique_ptr<T[]>> chunks_;
+    std::size_t bytes_ = 0;      // of every chunk, those longer than kChunk included
     std::size_t size_ = 0;       // items made
     std::size_t used_ = kChunk;  // of the last chunk
   };
@@ -126,6 +127,7 @@ class DeviceTable {
   Chunked<NamedAttribute, 256> attributes_;
   std::deque<NamedCapacity> capacities_;
   Chunked<char, 16384> text_;
+  std::size_t published_ = 0;  // entries that keep their published attribute
   // `s` copied into text_.
   std::string_view Keep(std::string_view s);
   const bool hide_multiple_allocations_;

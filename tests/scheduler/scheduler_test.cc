@@ -952,7 +952,9 @@ spec:
 // Cluster::settled_pods and held_allocations: the bound pods given only for
 // what they take of their nodes, and the claims no unbound pod refers to
 // only for their allocations, leave every unbound pod as the whole cluster
-// does (every object has its uid, so no random draw differs).
+// does. No random draw differs here: every object has its uid, and every
+// bound pod's claims exist (the whole cluster would generate a missing one,
+// drawing its name and uid, where a settled pod draws nothing).
 TEST(SchedulerTest, SettledPodsAndHeldAllocationsLeaveUnboundPodsAsTheWholeCluster) {
   auto pod = [](const std::string& name, const std::string& node, const std::string& cpu,
                 const std::string& claims, const std::string& extra = "") {

@@ -50,7 +50,10 @@ struct Cluster {
   //     keeps refers to. Their devices and capacity are in use; no claim is
   //     kept for them.
   // Pods not yet bound schedule as in the whole cluster, except that the
-  // random draws (ties between nodes, names of generated claims) may differ.
+  // random draws (ties between nodes, names of generated claims) may differ:
+  // the whole cluster draws a uid for each object that lacks one, and a name
+  // and uid for each claim a bound pod's template should have made but did
+  // not; settled pods and held allocations draw nothing.
   MoreObjects<api::Pod> settled_pods;
   MoreObjects<api::AllocationResult> held_allocations;
   std::vector<api::ResourceClaimTemplate> templates;
