@@ -105,7 +105,6 @@ T* DeviceTable::Chunked<T, kChunk>::Append(std::size_t n) {
     T* out = own.get();
     chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(own));
     bytes_ += n * sizeof(T);
-    size_ += n;
     return out;
   }
   if (chunks_.empty() || used_ + n > kChunk) {
@@ -115,7 +114,6 @@ T* DeviceTable::Chunked<T, kChunk>::Append(std::size_t n) {
   }
   T* out = chunks_.back().get() + used_;
   used_ += n;
-  size_ += n;
   return out;
 }
 

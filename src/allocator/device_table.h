@@ -114,13 +114,11 @@ class DeviceTable {
   class Chunked {
    public:
     T* Append(std::size_t n = 1);
-    std::size_t size() const { return size_; }
     std::size_t bytes() const { return bytes_; }
 
    private:
     std::vector<std::unique_ptr<T[]>> chunks_;
     std::size_t bytes_ = 0;      // of every chunk, those longer than kChunk included
-    std::size_t size_ = 0;       // items made
     std::size_t used_ = kChunk;  // of the last chunk
   };
   // The distinct entries, and the text of their names and string values.

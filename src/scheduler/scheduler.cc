@@ -88,6 +88,17 @@ void Scheduler::Impl::NodeInfo::AddPod(const api::Pod& pod, const PodRequests& r
 
 namespace {
 
+bool Finished(const api::Pod& pod) {
+  return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
+}
+
+// A record of `pod`, appended to `records`; the pod has not entered yet.
+void AppendRecord(std::vector<PodRecord>& records, api::Pod& pod) {
+  PodRecord rec;
+  rec.pod = std::move(pod);
+  records.push_back(std::move(rec));
+}
+
 // Sorts `records` by their pods' creationTimestamp, keeping the order of
 // equal ones, by moving each record once along the cycles of the
 // permutation: no second copy of the records is made.
@@ -202,15 +213,10 @@ void Scheduler::Impl::TakePods() {
   // (creationTimestamp, then input order) where they are, so that no pod is
   // held twice; then the pods enter the cluster in that order.
   pods.reserve(cluster.pods.size() + cluster.more_pods.count);
-  auto add_record = [this](api::Pod& pod) {
-    PodRecord rec;
-    rec.pod = std::move(pod);
-    pods.push_back(std::move(rec));
-  };
-  for (api::Pod& p : cluster.pods) add_record(p);
+  for (api::Pod& p : cluster.pods) AppendRecord(pods, p);
   cluster.pods = {};
   if (cluster.more_pods.next) {
-    for (api::Pod p; cluster.more_pods.next(p); p = {}) add_record(p);
+    for (api::Pod p; cluster.more_pods.next(p); p = {}) AppendRecord(pods, p);
     cluster.more_pods = {};
   }
   PutInCreationOrder(pods);
@@ -218,9 +224,8 @@ void Scheduler::Impl::TakePods() {
   for (std::size_t i = 0; i < pods.size(); ++i) EnterPod(i);
   if (cluster.settled_pods.next) {
     for (api::Pod p; cluster.settled_pods.next(p); p = {}) {
-      const bool finished = p.status.phase == "Succeeded" || p.status.phase == "Failed";
       auto node = node_index.find(p.spec.node_name);
-      if (finished || node == node_index.end()) continue;
+      if (Finished(p) || node == node_index.end()) continue;
       node_info[node->second].AddPod(p, RequestsOf(p), 1);
     }
     cluster.settled_pods = {};
@@ -228,9 +233,7 @@ void Scheduler::Impl::TakePods() {
 }
 
 void Scheduler::Impl::AddPodRecord(api::Pod pod) {
-  PodRecord rec;
-  rec.pod = std::move(pod);
-  pods.push_back(std::move(rec));
+  AppendRecord(pods, pod);
   EnterPod(pods.size() - 1);
 }
 
@@ -238,9 +241,8 @@ void Scheduler::Impl::EnterPod(std::size_t index) {
   api::Pod& pod = pods[index].pod;
   if (pod.metadata.uid.empty()) pod.metadata.uid = util::UuidV4(rng);
   pod_index[Key(pod.metadata)] = index;
-  const std::string& phase = pod.status.phase;
-  if (phase == "Succeeded" || phase == "Failed") {
-    pods[index].state = phase == "Succeeded" ? PodState::kSucceeded : PodState::kFailed;
+  if (Finished(pod)) {
+    pods[index].state = pod.status.phase == "Succeeded" ? PodState::kSucceeded : PodState::kFailed;
     pods[index].reason = "finished before the simulation";
     return;
   }

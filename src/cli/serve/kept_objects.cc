@@ -84,6 +84,16 @@ std::vector<KeptPtr> SortedBy(const std::vector<KeptPtr>& kept, KeyOf key_of) {
   return out;
 }
 
+// `kept` decoded as a T ("unexpected kind" when it is another kind).
+template <class T>
+Result<T> UnkeepAs(const KeptObject& kept) {
+  Result<api::Object> o = Unkeep(kept);
+  if (!o.ok()) return o.failure();
+  T* typed = std::get_if<T>(&o.value());
+  if (typed == nullptr) return Error{"unexpected kind"};
+  return std::move(*typed);
+}
+
 // The kept objects as a stream of decoded ones of kind T, each decoded when
 // asked and its reference let go. One that does not decode is left out; the
 // state computed from the same objects reports it.
@@ -94,10 +104,10 @@ scheduler::MoreObjects<T> StreamOf(std::vector<KeptPtr> kept) {
   stream.count = objects->size();
   stream.next = [objects, next = std::size_t{0}](T& out) mutable {
     while (next < objects->size()) {
-      Result<api::Object> o = Unkeep(*(*objects)[next]);
+      Result<T> o = UnkeepAs<T>(*(*objects)[next]);
       (*objects)[next++].reset();
-      if (auto* typed = o.ok() ? std::get_if<T>(&o.value()) : nullptr) {
-        out = std::move(*typed);
+      if (o.ok()) {
+        out = std::move(*o);
         return true;
       }
     }
@@ -153,14 +163,12 @@ void UnpackInto(const std::vector<KeptPtr>& kept, bool sort, std::vector<T>& int
                 std::vector<std::string>& warnings) {
   into.reserve(into.size() + kept.size());
   for (const KeptPtr& k : kept) {
-    Result<api::Object> o = Unkeep(*k);
-    T* typed = o.ok() ? std::get_if<T>(&o.value()) : nullptr;
-    if (typed == nullptr) {
-      warnings.push_back("a kept object does not decode: " +
-                         (o.ok() ? std::string("unexpected kind") : o.error()));
+    Result<T> o = UnkeepAs<T>(*k);
+    if (!o.ok()) {
+      warnings.push_back("a kept object does not decode: " + o.error());
       continue;
     }
-    into.push_back(std::move(*typed));
+    into.push_back(std::move(*o));
   }
   if (sort) SortByName(into);
 }
