@@ -8,91 +8,105 @@
 #include <string_view>
 #include <utility>
 
-#include "dra/json/build.h"
+#include "dra/json/value.h"
+#include "dra/json/writer.h"
 
 namespace dra::cli::serve {
 namespace {
 
-using json::Int;
-using json::Put;
-using json::Str;
-using json::Value;
+void WriteTally(json::Writer& w, const Tally& t) {
+  w.Key("free").Int(t.free);
+  w.Key("allocated").Int(t.allocated);
+  w.Key("tainted").Int(t.tainted);
+  w.Key("partiallyConsumed").Int(t.partially_consumed);
+}
 
-Value TallyValue(const Tally& t) {
-  Value v = Value::Object();
-  Put(v, "free", Int(t.free));
-  Put(v, "allocated", Int(t.allocated));
-  Put(v, "tainted", Int(t.tainted));
-  Put(v, "partiallyConsumed", Int(t.partially_consumed));
-  return v;
+void WriteTallyObject(json::Writer& w, const Tally& t) {
+  w.BeginObject();
+  WriteTally(w, t);
+  w.EndObject();
+}
+
+// A tally with the name first.
+void WriteNamedTally(json::Writer& w, std::string_view name, const Tally& t) {
+  w.BeginObject().Key("name").String(name);
+  WriteTally(w, t);
+  w.EndObject();
 }
 
 // Exact text ("80Gi") for people, an approximate number for bars.
-Value UseValue(const std::string& name, const Use& use) {
-  Value v = Value::Object();
-  Put(v, "name", Str(name));
-  Put(v, "total", Str(use.total.CanonicalString()));
-  Put(v, "consumed", Str(use.consumed.CanonicalString()));
-  Put(v, "totalValue", Value::Number(json::FormatGoFloatG(use.total.AsApproximateDouble())));
-  Put(v, "consumedValue", Value::Number(json::FormatGoFloatG(use.consumed.AsApproximateDouble())));
-  return v;
+void WriteUse(json::Writer& w, std::string_view name, const Use& use) {
+  w.BeginObject();
+  w.Key("name").String(name);
+  w.Key("total").String(use.total.CanonicalString());
+  w.Key("consumed").String(use.consumed.CanonicalString());
+  w.Key("totalValue").Number(json::FormatGoFloatG(use.total.AsApproximateDouble()));
+  w.Key("consumedValue").Number(json::FormatGoFloatG(use.consumed.AsApproximateDouble()));
+  w.EndObject();
 }
 
-Value UsesValue(const std::map<std::string, Use>& uses) {
-  Value out = Value::Array();
-  for (const auto& [name, use] : uses) json::Push(out, UseValue(name, use));
-  return out;
+void WriteUses(json::Writer& w, const std::map<std::string, Use>& uses) {
+  w.BeginArray();
+  for (const auto& [name, use] : uses) WriteUse(w, name, use);
+  w.EndArray();
 }
 
-Value PendingValue(const PendingPod& p) {
-  Value v = Value::Object();
-  Put(v, "namespace", Str(p.namespace_));
-  Put(v, "name", Str(p.name));
-  Put(v, "stage", Str(p.stage));
-  Put(v, "message", Str(p.message));
-  Put(v, "node", Str(p.node));
-  Put(v, "claims", json::StringArray(p.claims));
-  Value explanation;  // null when none
-  if (!p.explanation_json.empty()) {
-    if (Result<Value> parsed = json::ParseJson(p.explanation_json); parsed.ok()) {
-      explanation = std::move(*parsed);
-    }
+void WriteStrings(json::Writer& w, const std::vector<std::string>& items) {
+  w.BeginArray();
+  for (const std::string& item : items) w.String(item);
+  w.EndArray();
+}
+
+void WritePending(json::Writer& w, const PendingPod& p) {
+  w.BeginObject();
+  w.Key("namespace").String(p.namespace_);
+  w.Key("name").String(p.name);
+  w.Key("stage").String(p.stage);
+  w.Key("message").String(p.message);
+  w.Key("node").String(p.node);
+  w.Key("claims");
+  WriteStrings(w, p.claims);
+  // Compact JSON from ToJson (WaitingExplanation), or none: null.
+  w.Key("explanation");
+  if (p.explanation_json.empty()) {
+    w.Null();
+  } else {
+    w.Raw(p.explanation_json);
   }
-  Put(v, "explanation", std::move(explanation));
-  Put(v, "explanationText", Str(p.explanation));
-  return v;
+  w.Key("explanationText").String(p.explanation);
+  w.EndObject();
 }
 
-Value Strs(const DashboardState& s, std::span<const TextTable::Id> ids) {
-  Value out = Value::Array();
-  for (TextTable::Id id : ids) json::Push(out, Str(std::string(s.Text(id))));
-  return out;
+void WriteTexts(json::Writer& w, const DashboardState& s, std::span<const TextTable::Id> ids) {
+  w.BeginArray();
+  for (TextTable::Id id : ids) w.String(s.Text(id));
+  w.EndArray();
 }
 
-Value DeviceValue(const DashboardState& s, const DeviceCell& d) {
-  auto text = [&s](TextTable::Id id) { return Str(std::string(s.Text(id))); };
-  Value v = Value::Object();
-  Put(v, "driver", text(d.driver));
-  Put(v, "pool", text(d.pool));
-  Put(v, "name", text(d.name));
-  Put(v, "node", text(d.node));
-  if (d.reach != TextTable::kEmpty) Put(v, "reach", text(d.reach));
-  Put(v, "state", Str(DeviceStateName(d.state)));
-  Put(v, "partiallyConsumed", Value::Bool(d.partially_consumed));
-  Put(v, "blockedByCounters", Value::Bool(d.blocked_by_counters));
-  Put(v, "counterSet", text(d.counter_set));
-  Put(v, "shared", Value::Bool(d.shared));
-  Value capacity = Value::Array();
-  for (const NamedUse& c : s.Capacity(d)) {
-    json::Push(capacity, UseValue(std::string(s.Text(c.name)), c.use));
-  }
-  Put(v, "capacity", std::move(capacity));
-  Put(v, "claims", Strs(s, s.Claims(d)));
-  Put(v, "pods", Strs(s, s.Pods(d)));
-  Put(v, "taints", Strs(s, s.Taints(d)));
-  Put(v, "uuid", text(d.uuid));
-  Put(v, "product", text(d.product));
-  return v;
+void WriteDevice(json::Writer& w, const DashboardState& s, const DeviceCell& d) {
+  w.BeginObject();
+  w.Key("driver").String(s.Text(d.driver));
+  w.Key("pool").String(s.Text(d.pool));
+  w.Key("name").String(s.Text(d.name));
+  w.Key("node").String(s.Text(d.node));
+  if (d.reach != TextTable::kEmpty) w.Key("reach").String(s.Text(d.reach));
+  w.Key("state").String(DeviceStateName(d.state));
+  w.Key("partiallyConsumed").Bool(d.partially_consumed);
+  w.Key("blockedByCounters").Bool(d.blocked_by_counters);
+  w.Key("counterSet").String(s.Text(d.counter_set));
+  w.Key("shared").Bool(d.shared);
+  w.Key("capacity").BeginArray();
+  for (const NamedUse& c : s.Capacity(d)) WriteUse(w, s.Text(c.name), c.use);
+  w.EndArray();
+  w.Key("claims");
+  WriteTexts(w, s, s.Claims(d));
+  w.Key("pods");
+  WriteTexts(w, s, s.Pods(d));
+  w.Key("taints");
+  WriteTexts(w, s, s.Taints(d));
+  w.Key("uuid").String(s.Text(d.uuid));
+  w.Key("product").String(s.Text(d.product));
+  w.EndObject();
 }
 
 std::string Lower(std::string_view text) {
@@ -102,123 +116,131 @@ std::string Lower(std::string_view text) {
   return s;
 }
 
-}  // namespace
-
-namespace {
-
-void PutHealth(const DashboardState& s, std::int64_t now, Value& v) {
+void WriteHealth(json::Writer& w, const DashboardState& s, std::int64_t now) {
+  w.Key("stale");
   if (s.stale_since != 0) {
-    Value stale = Value::Object();
-    Put(stale, "since", Str(Rfc3339(s.stale_since)));
-    Put(stale, "seconds", Int(now - s.stale_since));
-    Put(stale, "reason", Str(s.stale_reason));
-    Put(v, "stale", std::move(stale));
+    w.BeginObject();
+    w.Key("since").String(Rfc3339(s.stale_since));
+    w.Key("seconds").Int(now - s.stale_since);
+    w.Key("reason").String(s.stale_reason);
+    w.EndObject();
   } else {
-    Put(v, "stale", Value());
+    w.Null();
   }
   bool synced = true;
-  Value informers = Value::Array();
+  for (const ResourceHealth& h : s.health) synced = synced && h.synced;
+  w.Key("synced").Bool(synced);
+  w.Key("informers").BeginArray();
   for (const ResourceHealth& h : s.health) {
-    synced = synced && h.synced;
-    Value i = Value::Object();
-    Put(i, "resource", Str(h.resource));
-    Put(i, "synced", Value::Bool(h.synced));
-    Put(i, "events", json::Uint(h.stats.events));
-    Put(i, "watches", json::Uint(h.stats.watches));
-    Put(i, "errors", json::Uint(h.stats.list_errors + h.stats.watch_errors));
-    json::Push(informers, std::move(i));
+    w.BeginObject();
+    w.Key("resource").String(h.resource);
+    w.Key("synced").Bool(h.synced);
+    w.Key("events").Uint(h.stats.events);
+    w.Key("watches").Uint(h.stats.watches);
+    w.Key("errors").Uint(h.stats.list_errors + h.stats.watch_errors);
+    w.EndObject();
   }
-  Put(v, "synced", Value::Bool(synced));
-  Put(v, "informers", std::move(informers));
+  w.EndArray();
 }
 
-// A tally with the name first.
-Value NamedTally(const std::string& name, const Tally& t) {
-  Value v = TallyValue(t);
-  v.members.insert(v.members.begin(), json::Member{"name", Str(name), {}});
-  return v;
-}
-
-Value PoolsValue(const DashboardState& s) {
-  Value pools = Value::Array();
+void WritePools(json::Writer& w, const DashboardState& s) {
+  w.BeginArray();
   for (const PoolSummary& p : s.pools) {
-    Value j = Value::Object();
-    Put(j, "driver", Str(p.driver));
-    Put(j, "pool", Str(p.pool));
-    Put(j, "node", Str(p.node));
-    Put(j, "complete", Value::Bool(p.complete));
-    Put(j, "devices", TallyValue(p.devices));
-    Put(j, "counters", UsesValue(p.counters));
-    Put(j, "capacity", UsesValue(p.capacity));
-    json::Push(pools, std::move(j));
+    w.BeginObject();
+    w.Key("driver").String(p.driver);
+    w.Key("pool").String(p.pool);
+    w.Key("node").String(p.node);
+    w.Key("complete").Bool(p.complete);
+    w.Key("devices");
+    WriteTallyObject(w, p.devices);
+    w.Key("counters");
+    WriteUses(w, p.counters);
+    w.Key("capacity");
+    WriteUses(w, p.capacity);
+    w.EndObject();
   }
-  return pools;
+  w.EndArray();
 }
 
-void PutNodes(const DashboardState& s, Value& v) {
-  Value nodes = Value::Array();
+void WriteNodes(json::Writer& w, const DashboardState& s) {
   std::int64_t without_devices = 0;
+  w.Key("nodes").BeginArray();
   for (const NodeSummary& n : s.nodes) {
     if (n.devices.total() == 0) {
       ++without_devices;
     } else {
-      json::Push(nodes, NamedTally(n.name, n.devices));
+      WriteNamedTally(w, n.name, n.devices);
     }
   }
-  Put(v, "nodes", std::move(nodes));
-  Put(v, "nodesWithoutDevices", Int(without_devices));
+  w.EndArray();
+  w.Key("nodesWithoutDevices").Int(without_devices);
   std::int64_t not_node_local = 0;
   for (const DeviceCell& d : s.devices) not_node_local += d.node == TextTable::kEmpty ? 1 : 0;
-  Put(v, "devicesNotNodeLocal", Int(not_node_local));
+  w.Key("devicesNotNodeLocal").Int(not_node_local);
 }
 
-Value ClaimsValue(const DashboardState& s) {
-  Value claims = Value::Array();
+void WriteClaims(json::Writer& w, const DashboardState& s) {
+  w.BeginArray();
   for (const auto& [ns, c] : s.claims) {
-    Value j = Value::Object();
-    Put(j, "namespace", Str(ns));
-    Put(j, "pending", Int(c.pending));
-    Put(j, "allocated", Int(c.allocated));
-    Put(j, "reserved", Int(c.reserved));
-    Put(j, "deallocating", Int(c.deallocating));
-    json::Push(claims, std::move(j));
+    w.BeginObject();
+    w.Key("namespace").String(ns);
+    w.Key("pending").Int(c.pending);
+    w.Key("allocated").Int(c.allocated);
+    w.Key("reserved").Int(c.reserved);
+    w.Key("deallocating").Int(c.deallocating);
+    w.EndObject();
   }
-  return claims;
+  w.EndArray();
 }
 
 }  // namespace
 
 std::string SummaryJson(const DashboardState& s, std::int64_t now) {
-  Value v = Value::Object();
-  Put(v, "generation", json::Uint(s.generation));
-  Put(v, "computedAt", Str(Rfc3339(s.computed_at)));
-  Put(v, "ageSeconds", Int(now - s.computed_at));
-  Put(v, "computeSeconds", Value::Number(json::FormatGoFloatG(s.compute_seconds)));
-  Value phases = Value::Object();
-  Put(phases, "devices", Value::Number(json::FormatGoFloatG(s.devices_seconds)));
-  Put(phases, "claims", Value::Number(json::FormatGoFloatG(s.claims_seconds)));
-  Put(phases, "pending", Value::Number(json::FormatGoFloatG(s.pending_seconds)));
-  Put(v, "computePhases", std::move(phases));
-  Put(v, "origin", Str(s.origin));
-  PutHealth(s, now, v);
-  Put(v, "total", TallyValue(s.total));
-  Value classes = Value::Array();
-  for (const auto& [name, t] : s.classes) json::Push(classes, NamedTally(name, t));
-  Put(v, "classes", std::move(classes));
-  Put(v, "pools", PoolsValue(s));
-  PutNodes(s, v);
-  Put(v, "claims", ClaimsValue(s));
-  Value pending = Value::Array();
-  for (const PendingPod& p : s.pending) json::Push(pending, PendingValue(p));
-  Put(v, "pending", std::move(pending));
-  Put(v, "warnings", json::StringArray(s.warnings));
-  return json::ToJson(v);
+  std::string out;
+  // About 250 bytes per pool and per node: one allocation, not a chain of
+  // doublings.
+  out.reserve(4096 + 300 * (s.pools.size() + s.nodes.size()));
+  json::Writer w(out);
+  w.BeginObject();
+  w.Key("generation").Uint(s.generation);
+  w.Key("computedAt").String(Rfc3339(s.computed_at));
+  w.Key("ageSeconds").Int(now - s.computed_at);
+  w.Key("computeSeconds").Number(json::FormatGoFloatG(s.compute_seconds));
+  w.Key("computePhases").BeginObject();
+  w.Key("devices").Number(json::FormatGoFloatG(s.devices_seconds));
+  w.Key("claims").Number(json::FormatGoFloatG(s.claims_seconds));
+  w.Key("pending").Number(json::FormatGoFloatG(s.pending_seconds));
+  w.EndObject();
+  w.Key("origin").String(s.origin);
+  WriteHealth(w, s, now);
+  w.Key("total");
+  WriteTallyObject(w, s.total);
+  w.Key("classes").BeginArray();
+  for (const auto& [name, t] : s.classes) WriteNamedTally(w, name, t);
+  w.EndArray();
+  w.Key("pools");
+  WritePools(w, s);
+  WriteNodes(w, s);
+  w.Key("claims");
+  WriteClaims(w, s);
+  w.Key("pending").BeginArray();
+  for (const PendingPod& p : s.pending) WritePending(w, p);
+  w.EndArray();
+  w.Key("warnings");
+  WriteStrings(w, s.warnings);
+  w.EndObject();
+  return out;
 }
 
 std::string DevicesJson(const DashboardState& s, const std::string& node, const std::string& pool,
                         bool not_node_local, std::size_t limit) {
-  Value devices = Value::Array();
+  std::string out;
+  json::Writer w(out);
+  w.BeginObject();
+  w.Key("generation").Uint(s.generation);
+  w.Key("devices").BeginArray();
   bool truncated = false;
+  std::size_t written = 0;
   // "driver/pool": a driver name has no '/', a pool name may.
   const std::size_t slash = pool.find('/');
   const std::string_view pool_driver = std::string_view(pool).substr(0, slash);
@@ -233,37 +255,43 @@ std::string DevicesJson(const DashboardState& s, const std::string& node, const 
     }
     if (not_node_local) keep = d.node == TextTable::kEmpty;
     if (!keep) continue;
-    if (devices.items.size() == limit) {
+    if (written == limit) {
       truncated = true;
       break;
     }
-    json::Push(devices, DeviceValue(s, d));
+    WriteDevice(w, s, d);
+    ++written;
   }
-  Value v = Value::Object();
-  Put(v, "generation", json::Uint(s.generation));
-  Put(v, "devices", std::move(devices));
-  Put(v, "truncated", Value::Bool(truncated));
-  return json::ToJson(v);
+  w.EndArray();
+  w.Key("truncated").Bool(truncated);
+  w.EndObject();
+  return out;
 }
 
 std::string SearchJson(const DashboardState& s, const std::string& query, std::size_t limit) {
-  Value results = Value::Array();
+  std::string out;
+  json::Writer w(out);
+  w.BeginObject();
+  w.Key("query").String(query);
+  w.Key("results").BeginArray();
   const std::string q = Lower(query);
   bool truncated = false;
+  std::size_t written = 0;
   std::set<std::string> seen;
   auto add = [&](const std::string& kind, const std::string& name, std::string_view node,
                  const std::string& detail) {
     if (!seen.insert(kind + "\n" + name).second) return;
-    if (results.items.size() == limit) {
+    if (written == limit) {
       truncated = true;
       return;
     }
-    Value r = Value::Object();
-    Put(r, "kind", Str(kind));
-    Put(r, "name", Str(name));
-    Put(r, "node", Str(std::string(node)));
-    Put(r, "detail", Str(detail));
-    json::Push(results, std::move(r));
+    w.BeginObject();
+    w.Key("kind").String(kind);
+    w.Key("name").String(name);
+    w.Key("node").String(node);
+    w.Key("detail").String(detail);
+    w.EndObject();
+    ++written;
   };
   auto match = [&](std::string_view text) {
     return !q.empty() && Lower(text).find(q) != std::string::npos;
@@ -298,11 +326,10 @@ std::string SearchJson(const DashboardState& s, const std::string& query, std::s
       }
     }
   }
-  Value v = Value::Object();
-  Put(v, "query", Str(query));
-  Put(v, "results", std::move(results));
-  Put(v, "truncated", Value::Bool(truncated));
-  return json::ToJson(v);
+  w.EndArray();
+  w.Key("truncated").Bool(truncated);
+  w.EndObject();
+  return out;
 }
 
 }  // namespace dra::cli::serve
