@@ -2,6 +2,7 @@
 #include "dra/metrics/http_server.h"
 
 #include <httplib.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <atomic>
@@ -157,11 +158,29 @@ class HttplibServer final : public HttpServer {
     if (compressible && gzip && answer.body.size() >= kMinGzipped) {
       coded = Gzip(answer.body, options_.gzip_level);
     }
-    if (coded) {
-      res.body = std::move(*coded);
-      res.set_header("Content-Encoding", "gzip");
+    const bool trim =
+        options_.trim_after_bytes > 0 && answer.body.size() >= options_.trim_after_bytes;
+    std::string body = coded ? std::move(*coded) : std::move(answer.body);
+    if (coded) res.set_header("Content-Encoding", "gzip");
+    if (!trim) {
+      res.body = std::move(body);
     } else {
-      res.body = std::move(answer.body);
+      // Sent from a holder that httplib's release of the answer empties
+      // (after the last byte is written, or when the client went away), so
+      // that the trim finds the body freed; the plain text of a gzip answer
+      // is freed already.
+      auto held = std::make_shared<std::string>(std::move(body));
+      answer.body = std::string();
+      res.set_content_provider(
+          held->size(), answer.content_type,
+          [held](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+            const std::size_t n = std::min(length, held->size() - offset);
+            return sink.write(held->data() + offset, n);
+          },
+          [held](bool) {
+            std::string().swap(*held);
+            malloc_trim(0);
+          });
     }
     // Caches keep the coded and the plain answer apart.
     if (compressible) res.set_header("Vary", "Accept-Encoding");

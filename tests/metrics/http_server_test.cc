@@ -113,46 +113,69 @@ TEST(HttpServer, CodesLargeTextAsGzipForClientsThatTakeIt) {
          return HttpAnswer{200, "text/plain", text, {{"Content-Encoding", "identity"}}, {}};
        }},
   };
-  auto server = HttpServer::Start("127.0.0.1:0", routes);
-  ASSERT_TRUE(server.ok()) << server.error();
-  const int port = (*server)->port();
-  // A browser's header: gzip, though brotli is listed first.
-  for (const char* accept : {"br, gzip, deflate, zstd", "gzip", "*"}) {
-    SCOPED_TRACE(accept);
-    auto [headers, body] = Split(GetWith(port, "/text", accept));
-    EXPECT_NE(headers.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << headers;
-    EXPECT_NE(headers.find("\r\nVary: Accept-Encoding\r\n"), std::string::npos) << headers;
-    EXPECT_NE(headers.find("\r\nContent-Type: text/plain; version=0.0.4\r\n"), std::string::npos);
-    EXPECT_LT(body.size(), text.size() / 5);
-    EXPECT_EQ(Gunzip(body), text);
+  // The same answers when large bodies are sent from a holder freed after
+  // sending (trim_after_bytes), which also serves ranges of them.
+  HttpServerOptions trimming;
+  trimming.trim_after_bytes = 1000;
+  for (const HttpServerOptions& options : {HttpServerOptions{}, trimming}) {
+    SCOPED_TRACE(options.trim_after_bytes);
+    auto server = HttpServer::Start("127.0.0.1:0", routes, options);
+    ASSERT_TRUE(server.ok()) << server.error();
+    const int port = (*server)->port();
+    // A browser's header: gzip, though brotli is listed first.
+    for (const char* accept : {"br, gzip, deflate, zstd", "gzip", "*"}) {
+      SCOPED_TRACE(accept);
+      auto [headers, body] = Split(GetWith(port, "/text", accept));
+      EXPECT_NE(headers.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << headers;
+      EXPECT_NE(headers.find("\r\nVary: Accept-Encoding\r\n"), std::string::npos) << headers;
+      EXPECT_NE(headers.find("\r\nContent-Type: text/plain; version=0.0.4\r\n"), std::string::npos);
+      EXPECT_LT(body.size(), text.size() / 5);
+      EXPECT_EQ(Gunzip(body), text);
+    }
+    {
+      auto [headers, body] = Split(GetWith(port, "/json", "gzip"));
+      EXPECT_NE(headers.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << headers;
+      EXPECT_EQ(Gunzip(body), "[" + text.substr(1000) + "]");
+    }
+    // No coding the client did not ask for, none where it gains little, and
+    // none over a handler's own.
+    for (const auto& [path, accept] :
+         std::vector<std::pair<std::string, std::string>>{{"/text", "br"},
+                                                          {"/text", "gzip;q=0, br"},
+                                                          {"/text", "identity"},
+                                                          {"/small", "gzip"},
+                                                          {"/png", "gzip"},
+                                                          {"/coded", "gzip"}}) {
+      SCOPED_TRACE(path + " " + accept);
+      auto [headers, body] = Split(GetWith(port, path, accept));
+      EXPECT_EQ(headers.find("Content-Encoding: gzip"), std::string::npos) << headers;
+      EXPECT_EQ(headers.find("Content-Encoding: br"), std::string::npos) << headers;
+      EXPECT_EQ(body, path == "/small" ? "tiny\n" : text);
+    }
+    // HEAD gives the coded answer's headers, without its body.
+    std::string head = Exchange(port,
+                                "HEAD /text HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n"
+                                "Connection: close\r\n\r\n");
+    EXPECT_NE(head.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << head;
+    EXPECT_EQ(Split(head).second, "");
+    {
+      auto [headers, body] =
+          Split(Exchange(port,
+                         "GET /text HTTP/1.1\r\nHost: x\r\nRange: bytes=10-19\r\n"
+                         "Connection: close\r\n\r\n"));
+      EXPECT_NE(headers.find("\r\nContent-Range: bytes 10-19/" + std::to_string(text.size())),
+                std::string::npos)
+          << headers;
+      EXPECT_EQ(body, text.substr(10, 10));
+    }
+    {
+      auto [headers, body] = Split(GetWith(port, "/text", "identity"));
+      EXPECT_NE(headers.find("\r\nContent-Length: " + std::to_string(text.size()) + "\r\n"),
+                std::string::npos)
+          << headers;
+    }
+    (*server)->Stop();
   }
-  {
-    auto [headers, body] = Split(GetWith(port, "/json", "gzip"));
-    EXPECT_NE(headers.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << headers;
-    EXPECT_EQ(Gunzip(body), "[" + text.substr(1000) + "]");
-  }
-  // No coding the client did not ask for, none where it gains little, and
-  // none over a handler's own.
-  for (const auto& [path, accept] :
-       std::vector<std::pair<std::string, std::string>>{{"/text", "br"},
-                                                        {"/text", "gzip;q=0, br"},
-                                                        {"/text", "identity"},
-                                                        {"/small", "gzip"},
-                                                        {"/png", "gzip"},
-                                                        {"/coded", "gzip"}}) {
-    SCOPED_TRACE(path + " " + accept);
-    auto [headers, body] = Split(GetWith(port, path, accept));
-    EXPECT_EQ(headers.find("Content-Encoding: gzip"), std::string::npos) << headers;
-    EXPECT_EQ(headers.find("Content-Encoding: br"), std::string::npos) << headers;
-    EXPECT_EQ(body, path == "/small" ? "tiny\n" : text);
-  }
-  // HEAD gives the coded answer's headers, without its body.
-  std::string head = Exchange(port,
-                              "HEAD /text HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n"
-                              "Connection: close\r\n\r\n");
-  EXPECT_NE(head.find("\r\nContent-Encoding: gzip\r\n"), std::string::npos) << head;
-  EXPECT_EQ(Split(head).second, "");
-  (*server)->Stop();
 
   // Level 0 turns coding off.
   HttpServerOptions off;

@@ -75,6 +75,12 @@ struct HttpServerOptions {
   // 1 KiB or more, to clients whose Accept-Encoding takes gzip): 1 (fastest)
   // to 9; 0 sends every answer as it is. No other coding is offered.
   int gzip_level = 1;
+  // After an answer whose body was at least this many bytes has been sent,
+  // free memory goes back to the system (malloc_trim). Such a body (and its
+  // gzip copy) is written into freed heap memory that the heap then keeps
+  // resident; a few scrapes of megabytes would otherwise hold their sizes
+  // until something else trims. 0: never.
+  std::size_t trim_after_bytes = 0;
 };
 
 class HttpServer {

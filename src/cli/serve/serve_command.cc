@@ -162,6 +162,8 @@ int Run(const ServeFlags& flags) {
   metrics::HttpServerOptions http;
   http.max_streams = flags.max_streams;
   http.threads = flags.max_streams + 16;
+  // Scrapes and summaries of large clusters are megabytes each.
+  http.trim_after_bytes = 1 << 20;
   auto server =
       metrics::HttpServer::Start(flags.listen, serve::ServeRoutes(states, registry, *source), http);
   if (!server.ok()) {
