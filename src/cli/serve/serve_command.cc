@@ -83,6 +83,9 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
   while (!stop && !source.Synced()) {
     source.WaitForChange(source.Version(), std::chrono::milliseconds(100));
   }
+  // The first lists' documents are freed by now: give them back before the
+  // first state and explanation are computed, rather than add those to them.
+  malloc_trim(0);
   std::vector<serve::PendingPod> fixed;
   double fixed_seconds = 0;
   if (explainer == nullptr && !stop) {
@@ -104,10 +107,11 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
     state.origin = source.Origin();
     durations.Observe({}, state.compute_seconds);
     states.Publish(std::move(state));
+    // Give back what the computation freed (the objects it decoded), before
+    // the explainer begins on its own.
+    malloc_trim(0);
     if (explainer != nullptr) explainer->Offer(snapshot.objects, seen);
     snapshot = {};
-    // Give back what the computation freed (the objects it decoded).
-    malloc_trim(0);
     const std::uint64_t explained_generation = explained != nullptr ? explained->generation : 0;
     auto changed = [&] {
       return source.Version() != seen ||
