@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
@@ -52,14 +53,9 @@ std::string TaintText(const api::DeviceTaint& t) {
 
 // A device by the texts of its driver, pool and name.
 using DeviceKey = std::tuple<std::string_view, std::string_view, std::string_view>;
-struct DeviceKeyHash {
-  std::size_t operator()(const DeviceKey& k) const {
-    const std::hash<std::string_view> h;
-    return h(std::get<0>(k)) ^ (h(std::get<1>(k)) * 31) ^ (h(std::get<2>(k)) * 961);
-  }
-};
 
-// The claims' allocation results by device.
+// The claims' allocation results by device: a sorted array, a few bytes a
+// result (a hash map of keys took over a hundred).
 class FactIndex {
  public:
   struct Ref {
@@ -68,19 +64,28 @@ class FactIndex {
   };
   explicit FactIndex(const std::vector<ClaimFacts>& claims) {
     for (const ClaimFacts& c : claims) {
-      for (const AllocatedDevice& d : c.devices)
-        by_device_[{d.driver, d.pool, d.device}].push_back({&c, &d});
+      for (const AllocatedDevice& d : c.devices) refs_.push_back({&c, &d});
     }
+    // Stable: a device's results stay in the claims' order.
+    std::stable_sort(refs_.begin(), refs_.end(),
+                     [](const Ref& a, const Ref& b) { return Key(a) < Key(b); });
   }
-  const std::vector<Ref>& Find(std::string_view driver, std::string_view pool,
-                               std::string_view device) const {
-    auto it = by_device_.find({driver, pool, device});
-    return it == by_device_.end() ? none_ : it->second;
+  std::span<const Ref> Find(std::string_view driver, std::string_view pool,
+                            std::string_view device) const {
+    const DeviceKey key{driver, pool, device};
+    auto [first, last] = std::equal_range(refs_.begin(), refs_.end(), key, ByKey{});
+    return {first, last};
   }
 
  private:
-  std::unordered_map<DeviceKey, std::vector<Ref>, DeviceKeyHash> by_device_;
-  std::vector<Ref> none_;
+  static DeviceKey Key(const Ref& r) {
+    return {r.device->driver, r.device->pool, r.device->device};
+  }
+  struct ByKey {
+    bool operator()(const Ref& r, const DeviceKey& k) const { return Key(r) < k; }
+    bool operator()(const DeviceKey& k, const Ref& r) const { return k < Key(r); }
+  };
+  std::vector<Ref> refs_;
 };
 
 // A device while its pool is computed, its texts as strings; kept as a
@@ -328,10 +333,21 @@ void ComputeClaims(const std::vector<ClaimFacts>& claims, DashboardState& out) {
   // The node and uuid of each device, found by the texts of its name. The
   // views point into the table, so nothing is interned until all are found.
   TextTable& t = out.texts;
-  std::unordered_map<DeviceKey, const DeviceCell*, DeviceKeyHash> cells;
+  auto key = [&t](const DeviceCell* c) { return DeviceKey{t[c->driver], t[c->pool], t[c->name]}; };
+  std::vector<const DeviceCell*> cells;
   cells.reserve(out.devices.size());
-  for (const DeviceCell& cell : out.devices)
-    cells[{t[cell.driver], t[cell.pool], t[cell.name]}] = &cell;
+  for (const DeviceCell& cell : out.devices) cells.push_back(&cell);
+  // Stable: of devices with the same name (only in invalid pools), the last.
+  std::stable_sort(cells.begin(), cells.end(),
+                   [&key](const DeviceCell* a, const DeviceCell* b) { return key(a) < key(b); });
+  auto find = [&](const AllocatedDevice& d) -> const DeviceCell* {
+    const DeviceKey k{d.driver, d.pool, d.device};
+    auto after =
+        std::upper_bound(cells.begin(), cells.end(), k,
+                         [&key](const DeviceKey& k, const DeviceCell* c) { return k < key(c); });
+    if (after == cells.begin() || key(*(after - 1)) != k) return nullptr;
+    return *(after - 1);
+  };
   struct Row {
     const ClaimFacts* claim;
     std::string_view pod;
@@ -357,8 +373,7 @@ void ComputeClaims(const std::vector<ClaimFacts>& claims, DashboardState& out) {
     }
     for (std::string_view pod : claim.pods) {
       for (const AllocatedDevice& d : claim.devices) {
-        auto it = cells.find({d.driver, d.pool, d.device});
-        rows.push_back({&claim, pod, &d, it == cells.end() ? nullptr : it->second});
+        rows.push_back({&claim, pod, &d, find(d)});
       }
     }
   }

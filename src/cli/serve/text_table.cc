@@ -1,21 +1,41 @@
 #include "cli/serve/text_table.h"
 
+#include <functional>
 #include <stdexcept>
 
 namespace dra::cli::serve {
 
-TextTable::TextTable() : starts_{0, 0} { index_.emplace("", kEmpty); }
+TextTable::TextTable() : starts_{0, 0}, index_(16, kNoSlot) { index_[SlotOf("")] = kEmpty; }
+
+std::size_t TextTable::SlotOf(std::string_view text) const {
+  const std::size_t mask = index_.size() - 1;
+  for (std::size_t slot = std::hash<std::string_view>{}(text)&mask;; slot = (slot + 1) & mask) {
+    const Id id = index_[slot];
+    if (id == kNoSlot || (*this)[id] == text) return slot;
+  }
+}
+
+void TextTable::Grow() {
+  std::vector<Id> old(index_.size() * 2, kNoSlot);
+  old.swap(index_);
+  for (Id id : old) {
+    if (id != kNoSlot) index_[SlotOf((*this)[id])] = id;
+  }
+}
 
 TextTable::Id TextTable::Intern(std::string_view text) {
-  if (auto found = index_.find(text); found != index_.end()) return found->second;
-  auto it = index_.emplace(std::string(text), 0).first;
+  if (index_.empty()) throw std::logic_error("TextTable: Intern after Seal");
+  std::size_t slot = SlotOf(text);
+  if (index_[slot] != kNoSlot) return index_[slot];
   // Offsets are 32-bit: a state's texts stay far below 4 GiB (a few MiB on
   // 5,000 nodes), and a table that would pass it is a broken invariant.
   if (text_.size() + text.size() > UINT32_MAX) throw std::length_error("TextTable: over 4 GiB");
-  it->second = static_cast<Id>(size());
+  const auto id = static_cast<Id>(size());
   text_.append(text);
   starts_.push_back(static_cast<std::uint32_t>(text_.size()));
-  return it->second;
+  index_[slot] = id;
+  if (2 * (size() + 1) > index_.size()) Grow();
+  return id;
 }
 
 void TextTable::Seal() {
