@@ -168,7 +168,10 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
       if (IsOneScalar(a)) {
         cel::AttributeViewStorage unused;  // a scalar's view uses none
         e.value = cel::ViewAttribute(a, unused);
-        e.value.string_value = Keep(e.value.string_value);
+        using Kind = cel::AttributeValueView::Kind;
+        if (e.value.kind == Kind::kString || e.value.kind == Kind::kVersion) {
+          e.value.string_value = Keep(e.value.string_value);
+        }
       } else {
         ++published_;
         e.published = std::make_unique<const api::DeviceAttribute>(a);
