@@ -66,7 +66,7 @@ void WritePending(json::Writer& w, const PendingPod& p) {
   w.Key("node").String(p.node);
   w.Key("claims");
   WriteStrings(w, p.claims);
-  // Compact JSON from ToJson (WaitingExplanation), or none: null.
+  // Compact JSON written by ToJson (Explain), or none: null.
   w.Key("explanation");
   if (p.explanation_json.empty()) {
     w.Null();
