@@ -115,7 +115,7 @@ class HttplibServer final : public HttpServer {
     res.status = answer.status;
     for (const auto& [name, value] : answer.headers) res.set_header(name, value);
     if (!answer.stream) {
-      SetBody(std::move(answer), gzip, res);
+      SetBody(std::move(answer), gzip, !req.ranges.empty(), res);
       return;
     }
     if (streams_.fetch_add(1) >= options_.max_streams) {
@@ -150,8 +150,10 @@ class HttplibServer final : public HttpServer {
   }
 
   // As set_content, without copying the body (megabytes for /metrics), and
-  // gzip-coded when the client takes it and it is worth it.
-  void SetBody(HttpAnswer&& answer, bool gzip, httplib::Response& res) const {
+  // gzip-coded when the client takes it and it is worth it. A request for
+  // byte ranges gets the body as httplib serves ranges of it (checked
+  // against its length; past the end, 416), never the holder below.
+  void SetBody(HttpAnswer&& answer, bool gzip, bool ranged, httplib::Response& res) const {
     const bool compressible = CompressibleType(answer.content_type) &&
                               !res.has_header("Content-Encoding") && options_.gzip_level > 0;
     std::optional<std::string> coded;
@@ -159,7 +161,7 @@ class HttplibServer final : public HttpServer {
       coded = Gzip(answer.body, options_.gzip_level);
     }
     const bool trim =
-        options_.trim_after_bytes > 0 && answer.body.size() >= options_.trim_after_bytes;
+        !ranged && options_.trim_after_bytes > 0 && answer.body.size() >= options_.trim_after_bytes;
     std::string body = coded ? std::move(*coded) : std::move(answer.body);
     if (coded) res.set_header("Content-Encoding", "gzip");
     if (!trim) {
@@ -174,8 +176,10 @@ class HttplibServer final : public HttpServer {
       res.set_content_provider(
           held->size(), answer.content_type,
           [held](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-            const std::size_t n = std::min(length, held->size() - offset);
-            return sink.write(held->data() + offset, n);
+            // httplib asks for [0, size) in pieces; anything else ends the
+            // answer rather than read outside the body.
+            if (offset >= held->size()) return false;
+            return sink.write(held->data() + offset, std::min(length, held->size() - offset));
           },
           [held](bool) {
             std::string().swap(*held);

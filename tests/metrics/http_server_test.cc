@@ -168,6 +168,19 @@ TEST(HttpServer, CodesLargeTextAsGzipForClientsThatTakeIt) {
           << headers;
       EXPECT_EQ(body, text.substr(10, 10));
     }
+    // Ranges past the end, or up to beyond it, are checked against the
+    // body's length, in both modes.
+    {
+      std::string past = Exchange(
+          port,
+          "GET /text HTTP/1.1\r\nHost: x\r\nRange: bytes=" + std::to_string(text.size() + 100) +
+              "-" + std::to_string(text.size() + 199) + "\r\nConnection: close\r\n\r\n");
+      EXPECT_EQ(past.rfind("HTTP/1.1 416", 0), 0u) << past.substr(0, 200);
+      auto [headers, body] = Split(Exchange(port,
+                                            "GET /text HTTP/1.1\r\nHost: x\r\nRange: bytes=0-"
+                                            "99999999\r\nConnection: close\r\n\r\n"));
+      EXPECT_EQ(body, text) << headers;
+    }
     {
       auto [headers, body] = Split(GetWith(port, "/text", "identity"));
       EXPECT_NE(headers.find("\r\nContent-Length: " + std::to_string(text.size()) + "\r\n"),
