@@ -186,7 +186,9 @@ void TextCompressor::Train() {
   // frequency table of 2^16 entries instead of 2^20: the table is most of
   // what training takes, 11 MiB at once for a megabyte of samples with the
   // default, while several informers may train at the same moment of a
-  // first sync. On texts of claims the dictionaries compress as well.
+  // first sync. The dictionary's tables are also made for the level the
+  // texts are compressed at (ZDICT_trainFromBuffer assumes zstd's default,
+  // 3). On dra serve's objects the dictionaries compress as well.
   ZDICT_fastCover_params_t params{};
   params.d = 8;
   params.f = 16;

