@@ -9,31 +9,26 @@ void Writer::Separate() {
   if (after_value_) out_.push_back(',');
 }
 
-Writer& Writer::BeginObject() {
+Writer& Writer::Open(char bracket) {
   Separate();
-  out_.push_back('{');
+  out_.push_back(bracket);
   after_value_ = false;
   return *this;
 }
 
-Writer& Writer::EndObject() {
-  out_.push_back('}');
+Writer& Writer::Close(char bracket) {
+  out_.push_back(bracket);
   after_value_ = true;
   return *this;
 }
 
-Writer& Writer::BeginArray() {
-  Separate();
-  out_.push_back('[');
-  after_value_ = false;
-  return *this;
-}
+Writer& Writer::BeginObject() { return Open('{'); }
 
-Writer& Writer::EndArray() {
-  out_.push_back(']');
-  after_value_ = true;
-  return *this;
-}
+Writer& Writer::EndObject() { return Close('}'); }
+
+Writer& Writer::BeginArray() { return Open('['); }
+
+Writer& Writer::EndArray() { return Close(']'); }
 
 Writer& Writer::Key(std::string_view key) {
   Separate();

@@ -45,6 +45,9 @@ class Writer {
   // Before a value or key: a comma when one came before it in the same
   // array or object.
   void Separate();
+  // An object's or array's bracket.
+  Writer& Open(char bracket);
+  Writer& Close(char bracket);
 
   std::string& out_;
   bool after_value_ = false;  // the last thing written ends a value

@@ -341,11 +341,11 @@ void ComputeClaims(const std::vector<ClaimFacts>& claims, DashboardState& out) {
   std::stable_sort(cells.begin(), cells.end(),
                    [&key](const DeviceCell* a, const DeviceCell* b) { return key(a) < key(b); });
   auto find = [&](const AllocatedDevice& d) -> const DeviceCell* {
-    const DeviceKey k{d.driver, d.pool, d.device};
+    const DeviceKey wanted{d.driver, d.pool, d.device};
     auto after =
-        std::upper_bound(cells.begin(), cells.end(), k,
+        std::upper_bound(cells.begin(), cells.end(), wanted,
                          [&key](const DeviceKey& k, const DeviceCell* c) { return k < key(c); });
-    if (after == cells.begin() || key(*(after - 1)) != k) return nullptr;
+    if (after == cells.begin() || key(*(after - 1)) != wanted) return nullptr;
     return *(after - 1);
   };
   struct Row {
