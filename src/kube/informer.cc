@@ -203,8 +203,11 @@ struct InformerCore::State {
   void Watched(WatchEvent&& event);
   bool HandleEvent(WatchEvent&& event);
   // The cache becomes `fresh` (transformed objects; a key may repeat, the
-  // last one counts; nullptr: a failed transform, what was known is kept).
-  void Replace(Keyed&& fresh, bool initial);
+  // last one counts; nullptr: a failed transform, what was known is kept),
+  // listed at resourceVersion `rv` (`streamed`: by a watch-list). The list
+  // is counted and `rv` recorded under the lock that queues its
+  // notifications, so whoever sees the informer synced sees both.
+  void Replace(Keyed&& fresh, bool initial, std::string rv, bool streamed);
   // Adds the objects of a listed page to `out`, transformed.
   void TransformInto(std::vector<json::Value>&& items, Keyed& out);
   void RunDispatcher();
@@ -274,14 +277,9 @@ void InformerCore::State::TakeInitial(WatchEvent&& event, InitialEvents& initial
     if (notes == nullptr || wire::StringAt(*notes, "k8s.io/initial-events-end") != "true") return;
     const bool first = !listed_once;
     listed_once = true;
-    Replace(std::move(initial.objects), first);
+    Replace(std::move(initial.objects), first, std::move(initial.rv), true);
     initial.objects = Keyed();
     initial.ended = true;
-    MutexLock lock(mu);
-    last_rv_unavailable = false;
-    last_rv = initial.rv;
-    ++stats.lists;
-    ++stats.streamed_lists;
     return;
   }
   std::string key = ObjectKey(event.object);
@@ -351,11 +349,7 @@ bool InformerCore::State::List() {
   list->items = {};
   bool initial = !listed_once;
   listed_once = true;
-  Replace(std::move(fresh), initial);
-  MutexLock lock(mu);
-  last_rv_unavailable = false;
-  last_rv = list->resource_version;
-  ++stats.lists;
+  Replace(std::move(fresh), initial, std::move(list->resource_version), false);
   return true;
 }
 
@@ -373,7 +367,7 @@ void InformerCore::State::TransformInto(std::vector<json::Value>&& items, Keyed&
   }
 }
 
-void InformerCore::State::Replace(Keyed&& fresh, bool initial) {
+void InformerCore::State::Replace(Keyed&& fresh, bool initial, std::string rv, bool streamed) {
   std::vector<Notification> out;
   {
     WriterLock lock(cache_mu);
@@ -410,6 +404,10 @@ void InformerCore::State::Replace(Keyed&& fresh, bool initial) {
   if (initial) out.push_back({Notification::Kind::kSynced, nullptr, nullptr, false, {}});
   {
     MutexLock lock(mu);
+    last_rv_unavailable = false;
+    last_rv = std::move(rv);
+    ++stats.lists;
+    if (streamed) ++stats.streamed_lists;
     for (Notification& n : out) queue.push_back(std::move(n));
   }
   cv.NotifyAll();

@@ -511,6 +511,33 @@ TEST(InformerTest, Resync) {
   EXPECT_EQ(source->list_calls().size(), 1u);  // no API traffic
 }
 
+// Whoever sees the informer synced sees the resourceVersion of its list and
+// the list counted, whether listed or streamed (these were once recorded
+// just after the sync could be seen). Many rounds, as the race is narrow.
+TEST(InformerTest, SyncedInformerKnowsItsListsResourceVersion) {
+  for (bool watch_list : {false, true}) {
+    SCOPED_TRACE(watch_list ? "watch-list" : "list");
+    for (int round = 0; round < 300; ++round) {
+      auto source = std::make_shared<FakeListerWatcher>();
+      source->watch_list = watch_list;
+      if (watch_list) {
+        source->QueueEvent(Event("ADDED", "a", "5"));
+        source->QueueEvent(Bookmark("10", true));
+      } else {
+        source->QueueList(List("10", {Obj("a", "5")}));
+      }
+      Informer<json::Value> informer(source, nullptr, {}, FastOptions());
+      informer.Start();
+      ASSERT_TRUE(informer.WaitForSync(5s));
+      ASSERT_EQ(informer.LastSyncResourceVersion(), "10") << "round " << round;
+      InformerStats stats = informer.Stats();
+      ASSERT_EQ(stats.lists, 1u) << "round " << round;
+      ASSERT_EQ(stats.streamed_lists, watch_list ? 1u : 0u) << "round " << round;
+      informer.Stop();
+    }
+  }
+}
+
 TEST(InformerTest, StopIsPrompt) {
   {
     auto source = std::make_shared<FakeListerWatcher>();
