@@ -14,20 +14,21 @@ using Kind = cel::AttributeValueView::Kind;
 // An attribute's scalar value fields; a NamedAttribute that keeps no
 // published attribute has exactly the one of its view.
 const std::int64_t* IntOf(const NamedAttribute& a) {
-  if (a.published != nullptr) return a.published->int_value ? &*a.published->int_value : nullptr;
+  if (const api::DeviceAttribute* p = a.published()) return p->int_value ? &*p->int_value : nullptr;
   return a.value.kind == Kind::kInt ? &a.value.int_value : nullptr;
 }
 const bool* BoolOf(const NamedAttribute& a) {
-  if (a.published != nullptr) return a.published->bool_value ? &*a.published->bool_value : nullptr;
+  if (const api::DeviceAttribute* p = a.published())
+    return p->bool_value ? &*p->bool_value : nullptr;
   return a.value.kind == Kind::kBool ? &a.value.bool_value : nullptr;
 }
 std::optional<std::string_view> StringOf(const NamedAttribute& a) {
-  if (a.published != nullptr) return a.published->string_value;
+  if (const api::DeviceAttribute* p = a.published()) return p->string_value;
   if (a.value.kind == Kind::kString) return a.value.string_value;
   return std::nullopt;
 }
 std::optional<std::string_view> VersionOf(const NamedAttribute& a) {
-  if (a.published != nullptr) return a.published->version_value;
+  if (const api::DeviceAttribute* p = a.published()) return p->version_value;
   if (a.value.kind == Kind::kVersion) return a.value.string_value;
   return std::nullopt;
 }
@@ -69,8 +70,8 @@ AttributeSet ToSet(const NamedAttribute& named) {
     s.elements.erase(std::unique(s.elements.begin(), s.elements.end()), s.elements.end());
     return s;
   };
-  if (named.published != nullptr) {
-    const api::DeviceAttribute& a = *named.published;
+  if (const api::DeviceAttribute* published = named.published()) {
+    const api::DeviceAttribute& a = *published;
     if (!a.int_values.empty()) {
       for (std::int64_t v : a.int_values) s.elements.push_back(std::to_string(v));
       return finish(1);
@@ -120,7 +121,7 @@ const NamedAttribute* LookupAttribute(std::span<const NamedAttribute* const> dev
                                       std::string_view driver, const std::string& name) {
   auto find = [&](std::string_view n) -> const NamedAttribute* {
     for (const NamedAttribute* a : device) {
-      if (a->name == n) return a;
+      if (a->name() == n) return a;
     }
     return nullptr;
   };

@@ -77,7 +77,7 @@ bool IsOneScalar(const api::DeviceAttribute& a) {
 
 // Whether entry `e` holds what `a` publishes.
 bool SameAttribute(const NamedAttribute& e, const api::DeviceAttribute& a) {
-  if (e.published != nullptr) return SameAttribute(*e.published, a);
+  if (const api::DeviceAttribute* published = e.published()) return SameAttribute(*published, a);
   if (!IsOneScalar(a)) return false;
   using Kind = cel::AttributeValueView::Kind;
   switch (e.value.kind) {
@@ -124,8 +124,21 @@ std::string_view DeviceTable::Keep(std::string_view s) {
   return {at, s.size()};
 }
 
+static_assert(sizeof(NamedAttribute) <= 40, "a distinct attribute is one per device in a fleet");
+
 struct DeviceTable::Distinct {
   std::unordered_set<std::string_view> names;  // in text_
+  // Name records by (name in text_, driver for a name without a domain,
+  // else null): the pair decides the split.
+  struct PairHash {
+    std::size_t operator()(const std::pair<const char*, const char*>& p) const {
+      std::size_t h = std::hash<const void*>{}(p.first);
+      Mix(h, std::hash<const void*>{}(p.second));
+      return h;
+    }
+  };
+  std::unordered_map<std::pair<const char*, const char*>, const AttributeName*, PairHash>
+      name_records;
   std::unordered_multimap<std::size_t, const NamedAttribute*> attributes;
   std::unordered_multimap<std::size_t, const NamedCapacity*> capacities;
 };
@@ -149,22 +162,25 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
   }
   multiple_.push_back(!hide_multiple_allocations_ && d.allow_multiple_allocations.value_or(false));
   for (const auto& [name, a] : d.attributes) {
+    auto known = distinct_->names.find(name);
+    if (known == distinct_->names.end()) known = distinct_->names.insert(Keep(name)).first;
+    const bool has_domain = name.find('/') != std::string::npos;
+    auto [record, inserted] = distinct_->name_records.try_emplace(
+        {known->data(), has_domain ? nullptr : driver.data()}, nullptr);
+    if (inserted) {
+      cel::QualifiedName q = cel::SplitQualifiedName(*known, driver);
+      record->second = &names_.emplace_back(AttributeName{*known, q.domain, q.id});
+    }
+    const AttributeName* names = record->second;
     const std::size_t h = AttributeHash(driver, name, a);
     const NamedAttribute* found = nullptr;
     for (auto [it, end] = distinct_->attributes.equal_range(h); it != end && !found; ++it) {
       const NamedAttribute& e = *it->second;
-      const bool same_domain_rule =
-          name.find('/') != std::string::npos || e.domain.data() == driver.data();
-      if (e.name == name && same_domain_rule && SameAttribute(e, a)) found = &e;
+      if (e.names == names && SameAttribute(e, a)) found = &e;
     }
     if (found == nullptr) {
       NamedAttribute& e = *attributes_.Append();
-      auto known = distinct_->names.find(name);
-      if (known == distinct_->names.end()) known = distinct_->names.insert(Keep(name)).first;
-      e.name = *known;
-      cel::QualifiedName q = cel::SplitQualifiedName(e.name, driver);
-      e.domain = q.domain;
-      e.id = q.id;
+      e.names = names;
       if (IsOneScalar(a)) {
         cel::AttributeViewStorage unused;  // a scalar's view uses none
         e.value = cel::ViewAttribute(a, unused);
@@ -174,9 +190,10 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
         }
       } else {
         ++published_;
-        e.published = std::make_unique<const api::DeviceAttribute>(a);
-        e.storage = std::make_unique<cel::AttributeViewStorage>();
-        e.value = cel::ViewAttribute(*e.published, *e.storage);
+        auto kept = std::make_unique<PublishedAttribute>();
+        kept->attribute = a;
+        e.value = cel::ViewAttribute(kept->attribute, kept->storage);
+        e.kept = std::move(kept);
       }
       distinct_->attributes.emplace(h, &e);
       found = &e;
@@ -227,16 +244,15 @@ std::size_t DeviceTable::bytes() const {
   return drivers_.capacity() * sizeof(std::uint32_t) + multiple_.capacity() +
          (attribute_begin_.capacity() + capacity_begin_.capacity()) * sizeof(Index) +
          (attribute_refs_.capacity() + capacity_refs_.capacity()) * sizeof(void*) +
-         attributes_.bytes() + text_.bytes() +
-         published_ *
-             (sizeof(api::DeviceAttribute) + sizeof(cel::AttributeViewStorage) + kEntryHeap) +
+         attributes_.bytes() + text_.bytes() + names_.size() * sizeof(AttributeName) +
+         published_ * (sizeof(PublishedAttribute) + kEntryHeap) +
          capacities_.size() * (sizeof(NamedCapacity) + kEntryHeap);
 }
 
 const cel::AttributeValueView* DeviceTable::View::FindAttribute(std::string_view domain,
                                                                 std::string_view id) const {
   for (const NamedAttribute* a : table_->attributes(device_)) {
-    if (a->id == id && a->domain == domain) return &a->value;
+    if (a->id() == id && a->domain() == domain) return &a->value;
   }
   return nullptr;
 }
@@ -253,10 +269,10 @@ std::size_t DeviceTable::View::attribute_count() const {
   return table_->attribute_begin_[device_ + 1] - table_->attribute_begin_[device_];
 }
 std::string_view DeviceTable::View::attribute_domain(std::size_t i) const {
-  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->domain;
+  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->domain();
 }
 std::string_view DeviceTable::View::attribute_id(std::size_t i) const {
-  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->id;
+  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->id();
 }
 std::size_t DeviceTable::View::capacity_count() const {
   return table_->capacity_begin_[device_ + 1] - table_->capacity_begin_[device_];

@@ -22,21 +22,41 @@
 
 namespace dra::allocator {
 
-// One attribute of a device as published, with CEL's typed view of it.
-// Never moves once made: the views point into it. Almost every attribute
-// holds exactly one scalar value field and no list: `value` is then all of
-// it. Any other (a list, or more than one value field set, which validation
-// rejects but files may hold) keeps the attribute as published in
-// `published`, for the constraints' precedence among its fields.
-struct NamedAttribute {
+// An attribute's name as published and CEL's split of it, one per distinct
+// (name, domain) in a table: the many entries of an attribute that differs
+// on every device (a UUID) share it.
+struct AttributeName {
   std::string_view name;  // as published, e.g. "model" or "example.com/model"
   // CEL's split of the name (views into `name` or the driver's name).
   std::string_view domain;
   std::string_view id;
+};
+
+// An attribute that is not one scalar, as published, with the backing
+// storage of the list views made of it.
+struct PublishedAttribute {
+  api::DeviceAttribute attribute;
+  cel::AttributeViewStorage storage;
+};
+
+// One attribute of a device as published, with CEL's typed view of it.
+// Never moves once made: the views point into it. Almost every attribute
+// holds exactly one scalar value field and no list: `value` is then all of
+// it. Any other (a list, or more than one value field set, which validation
+// rejects but files may hold) keeps the attribute as published (published()),
+// for the constraints' precedence among its fields. 40 bytes: a fleet's
+// per-device attributes (UUIDs, serial numbers) are one entry each.
+struct NamedAttribute {
+  const AttributeName* names;
   cel::AttributeValueView value;
-  std::unique_ptr<const api::DeviceAttribute> published;
-  // Backing storage of the list views in `value`, for a published one.
-  std::unique_ptr<cel::AttributeViewStorage> storage;
+  std::unique_ptr<const PublishedAttribute> kept;  // null for one scalar
+
+  std::string_view name() const { return names->name; }
+  std::string_view domain() const { return names->domain; }
+  std::string_view id() const { return names->id; }
+  const api::DeviceAttribute* published() const {
+    return kept != nullptr ? &kept->attribute : nullptr;
+  }
 };
 
 class DeviceTable {
@@ -121,8 +141,9 @@ class DeviceTable {
     std::size_t bytes_ = 0;      // of every chunk, those longer than kChunk included
     std::size_t used_ = kChunk;  // of the last chunk
   };
-  // The distinct entries, and the text of their names and string values.
+  // The distinct entries and names, and the text of names and string values.
   Chunked<NamedAttribute, 256> attributes_;
+  std::deque<AttributeName> names_;
   std::deque<NamedCapacity> capacities_;
   Chunked<char, 16384> text_;
   std::size_t published_ = 0;  // entries that keep their published attribute
