@@ -110,7 +110,7 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
     // Give back what the computation freed (the objects it decoded), before
     // the explainer begins on its own.
     malloc_trim(0);
-    if (explainer != nullptr) explainer->Offer(snapshot.objects, seen);
+    if (explainer != nullptr) explainer->Offer(std::move(snapshot.objects), seen);
     snapshot = {};
     const std::uint64_t explained_generation = explained != nullptr ? explained->generation : 0;
     auto changed = [&] {

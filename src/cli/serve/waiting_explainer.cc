@@ -13,7 +13,7 @@ WaitingExplainer::WaitingExplainer(api::FeatureGates gates, std::chrono::millise
 
 WaitingExplainer::~WaitingExplainer() { Stop(); }
 
-void WaitingExplainer::Offer(const KeptCluster& objects, std::uint64_t version) {
+void WaitingExplainer::Offer(KeptCluster objects, std::uint64_t version) {
   std::vector<std::string> waiting = WaitingPods(objects);
   const auto now = std::chrono::steady_clock::now();
   MutexLock lock(mu_);
@@ -25,7 +25,7 @@ void WaitingExplainer::Offer(const KeptCluster& objects, std::uint64_t version) 
   offered_ = std::move(waiting);
   offered_at_ = now;
   offered_version_ = version;
-  next_ = std::make_unique<KeptCluster>(objects);
+  next_ = std::make_unique<KeptCluster>(std::move(objects));
   cv_.NotifyAll();
 }
 

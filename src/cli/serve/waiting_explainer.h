@@ -39,8 +39,9 @@ class WaitingExplainer {
   // differ from those of the last cluster taken, or when the objects changed
   // and the last cluster taken is older than max_age: an unchanged cluster
   // would be explained the same way. Returns at once; the newest cluster
-  // taken replaces one not yet started.
-  void Offer(const KeptCluster& objects, std::uint64_t version) DRA_EXCLUDES(mu_);
+  // taken replaces one not yet started. By value: a caller done with its
+  // copy moves it in, so that an explanation does not hold a second one.
+  void Offer(KeptCluster objects, std::uint64_t version) DRA_EXCLUDES(mu_);
   // The latest explanations; generation 0 before the first.
   std::shared_ptr<const Explained> Latest() const DRA_EXCLUDES(mu_);
   void Stop() DRA_EXCLUDES(mu_);
