@@ -7,16 +7,14 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "dra/util/mutex.h"
 #include "dra/util/random.h"
+#include "kube/keyed_objects.h"
 #include "kube/wire.h"
 
 namespace dra::kube {
@@ -89,31 +87,14 @@ struct Notification {
   std::optional<ApiError> error;
 };
 
-// The cache: key to object. Its entries live in a pool of their own: a cache
-// is filled while the documents of a list (often the largest allocations of
-// the program, and other informers' lists at the same time) come and go, and
-// small entries scattered among those would keep most freed pages resident.
-// A list builds a new index and the old one goes whole.
-struct CacheIndex {
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  using Map = std::pmr::unordered_map<std::pmr::string, ErasedObject, Hash, std::equal_to<>>;
-  // Declared first: destroyed after the map whose entries it holds. Chunks
-  // of at most 256 blocks, so that little of the last chunk of a size is
-  // left unused (the default doubles chunks up to thousands of blocks).
-  std::pmr::unsynchronized_pool_resource pool{std::pmr::pool_options{256, 0}};
-  Map map{&pool};
-};
-
 struct InformerCore::State {
   std::shared_ptr<ListerWatcher> source;
   ErasedHandlers handlers;
   InformerOptions options;
 
   mutable SharedMutex cache_mu;
-  std::unique_ptr<CacheIndex> index DRA_GUARDED_BY(cache_mu) = std::make_unique<CacheIndex>();
+  // A list builds a new cache and the old one goes whole.
+  std::unique_ptr<KeyedObjects> index DRA_GUARDED_BY(cache_mu) = std::make_unique<KeyedObjects>();
 
   Mutex mu;
   CondVar cv;
@@ -371,34 +352,29 @@ void InformerCore::State::Replace(Keyed&& fresh, bool initial, std::string rv, b
   std::vector<Notification> out;
   {
     WriterLock lock(cache_mu);
-    auto next_index = std::make_unique<CacheIndex>();
-    CacheIndex::Map& next = next_index->map;
-    const CacheIndex::Map& cache = index->map;
-    next.reserve(fresh.size());
+    auto next_index = std::make_unique<KeyedObjects>();
+    KeyedObjects& next = *next_index;
+    const KeyedObjects& cache = *index;
+    next.Reserve(fresh.size());
     for (auto& [key, obj] : fresh) {
-      auto old = cache.find(std::string_view(key));
-      auto known = next.find(std::string_view(key));
+      const ErasedObject* old = cache.Find(key);
       if (obj == nullptr) {  // transform failed: keep what was known
-        if (old != cache.end() && known == next.end()) next.emplace(key, old->second);
+        if (old != nullptr && next.Find(key) == nullptr) next.Put(key, *old);
         continue;
       }
-      if (old != cache.end()) {
-        out.push_back({Notification::Kind::kUpdate, old->second, obj, false, {}});
-      } else if (known != next.end()) {
-        out.push_back({Notification::Kind::kUpdate, known->second, obj, false, {}});
+      ErasedObject known = next.Put(key, obj);  // an earlier entry of the same key
+      if (old != nullptr) {
+        out.push_back({Notification::Kind::kUpdate, *old, obj, false, {}});
+      } else if (known != nullptr) {
+        out.push_back({Notification::Kind::kUpdate, std::move(known), obj, false, {}});
       } else {
         out.push_back({Notification::Kind::kAdd, nullptr, obj, initial, {}});
       }
-      if (known != next.end()) {
-        known->second = obj;
-      } else {
-        next.emplace(key, obj);
-      }
     }
-    for (const auto& [key, obj] : cache) {
-      if (next.find(std::string_view(key)) == next.end())
+    cache.ForEach([&](std::string_view key, const ErasedObject& obj) {
+      if (next.Find(key) == nullptr)
         out.push_back({Notification::Kind::kDelete, nullptr, obj, true, {}});
-    }
+    });
     index.swap(next_index);
   }
   if (initial) out.push_back({Notification::Kind::kSynced, nullptr, nullptr, false, {}});
@@ -429,20 +405,18 @@ bool InformerCore::State::HandleEvent(WatchEvent&& event) {
   Notification n{Notification::Kind::kAdd, nullptr, nullptr, false, {}};
   {
     WriterLock lock(cache_mu);
-    CacheIndex::Map& cache = index->map;
-    auto old = cache.find(std::string_view(key));
+    KeyedObjects& cache = *index;
     if (event.type == "DELETED") {
-      if (old == cache.end()) return true;  // never known: nothing to tell
-      n = {Notification::Kind::kDelete, nullptr, obj != nullptr ? obj : old->second, false, {}};
-      cache.erase(old);
+      ErasedObject old = cache.Erase(key);
+      if (old == nullptr) return true;  // never known: nothing to tell
+      n = {Notification::Kind::kDelete, nullptr, obj != nullptr ? obj : std::move(old), false, {}};
     } else {
       if (obj == nullptr) return true;
-      if (old != cache.end()) {
-        n = {Notification::Kind::kUpdate, old->second, obj, false, {}};
-        old->second = obj;
+      ErasedObject old = cache.Put(key, obj);
+      if (old != nullptr) {
+        n = {Notification::Kind::kUpdate, std::move(old), obj, false, {}};
       } else {
         n = {Notification::Kind::kAdd, nullptr, obj, false, {}};
-        cache.emplace(key, obj);
       }
     }
   }
@@ -565,8 +539,8 @@ void InformerCore::State::RunDispatcher() {
       std::vector<ErasedObject> all;
       {
         ReaderLock cache_lock(cache_mu);
-        all.reserve(index->map.size());
-        for (const auto& [key, obj] : index->map) all.push_back(obj);
+        all.reserve(index->size());
+        index->ForEach([&all](std::string_view, const ErasedObject& obj) { all.push_back(obj); });
       }
       for (const ErasedObject& o : all) {
         if (stop.load()) break;
@@ -630,17 +604,16 @@ bool InformerCore::WaitForSync(std::chrono::milliseconds timeout) const {
 std::vector<ErasedObject> InformerCore::Snapshot() const {
   ReaderLock lock(state_->cache_mu);
   std::vector<ErasedObject> out;
-  const CacheIndex::Map& cache = state_->index->map;
+  const KeyedObjects& cache = *state_->index;
   out.reserve(cache.size());
-  for (const auto& [key, obj] : cache) out.push_back(obj);
+  cache.ForEach([&out](std::string_view, const ErasedObject& obj) { out.push_back(obj); });
   return out;
 }
 
 ErasedObject InformerCore::Get(std::string_view key) const {
   ReaderLock lock(state_->cache_mu);
-  const CacheIndex::Map& cache = state_->index->map;
-  auto it = cache.find(key);
-  return it != cache.end() ? it->second : nullptr;
+  const ErasedObject* found = state_->index->Find(key);
+  return found != nullptr ? *found : nullptr;
 }
 
 std::string InformerCore::LastSyncResourceVersion() const {
