@@ -33,7 +33,9 @@ Features Features::FromGates(const api::FeatureGates& gates) {
 
 struct Allocator::Impl {
   explicit Impl(Snapshot snapshot)
-      : inventory(std::move(snapshot)), selectors(inventory, cache), nodes(inventory) {}
+      : inventory(std::move(snapshot)),
+        selectors(inventory, cache),
+        nodes(inventory, inventory.snapshot().keep_node_pools) {}
 
   // Built on first use: callers that pass their own state (the scheduler)
   // never pay for it.

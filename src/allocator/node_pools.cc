@@ -5,7 +5,7 @@
 namespace dra::allocator {
 
 std::shared_ptr<const NodePools> NodePoolsCache::Get(const api::Node& node) {
-  {
+  if (keep_) {
     ReaderLock lock(mu_);
     auto it = nodes_.find(node.metadata.name);
     if (it != nodes_.end() && it->second->labels == node.metadata.labels) return it->second;
@@ -14,6 +14,7 @@ std::shared_ptr<const NodePools> NodePoolsCache::Get(const api::Node& node) {
   fresh->labels = node.metadata.labels;
   fresh->pools = GatherPools(inventory_, node);
   if (fresh->pools.ok()) fresh->scan = ScanOrder(inventory_, *fresh->pools);
+  if (!keep_) return fresh;
   WriterLock lock(mu_);
   nodes_[node.metadata.name] = fresh;
   return fresh;

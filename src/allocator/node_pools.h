@@ -2,6 +2,7 @@
 // reused by every later call for that node: slices never change during an
 // allocator's life, so only the node's name and labels decide the result.
 // A call with the same name but different labels recomputes (and replaces).
+// A cache made not to keep them computes them on every call.
 //
 // Thread-safety: every method of NodePoolsCache may be called from any thread
 // at any time. A NodePools that Get returns is immutable and lives as long as
@@ -28,7 +29,7 @@ struct NodePools {
 
 class NodePoolsCache {
  public:
-  explicit NodePoolsCache(const Inventory& inventory) : inventory_(inventory) {}
+  NodePoolsCache(const Inventory& inventory, bool keep) : inventory_(inventory), keep_(keep) {}
 
   // Thread-safe. The result stays valid while the caller holds it.
   std::shared_ptr<const NodePools> Get(const api::Node& node) DRA_EXCLUDES(mu_);
@@ -37,6 +38,7 @@ class NodePoolsCache {
 
  private:
   const Inventory& inventory_;
+  const bool keep_;
   mutable SharedMutex mu_;
   std::unordered_map<std::string, std::shared_ptr<const NodePools>> nodes_ DRA_GUARDED_BY(mu_);
 };

@@ -163,6 +163,7 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
   snapshot.classes = cluster.classes;
   snapshot.taint_rules = cluster.taint_rules;
   snapshot.features = options.features;
+  snapshot.keep_node_pools = options.keep_node_pools;
   alloc = std::make_unique<allocator::Allocator>(std::move(snapshot));
 
   node_info.reserve(cluster.nodes.size());

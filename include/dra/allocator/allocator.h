@@ -59,6 +59,12 @@ struct Snapshot {
   std::vector<api::ResourceClaim> allocated_claims;
   std::vector<api::DeviceTaintRule> taint_rules;
   Features features;
+  // Keep the pools each node sees, and their scan order, for later calls
+  // for that node (some hundreds of bytes a node, for the allocator's life).
+  // False works them out on every call: for a one-shot use where memory
+  // counts more (dra serve's explanations of 5,000 nodes: 3 MiB less, 6%
+  // slower).
+  bool keep_node_pools = true;
 };
 
 struct AllocateOptions {

@@ -52,6 +52,8 @@ struct SchedulerOptions {
   // did not change since (see src/scheduler/filter_memo.h). Off only to check
   // that it changes no outcome.
   bool filter_memo = true;
+  // The allocator's Snapshot::keep_node_pools.
+  bool keep_node_pools = true;
 };
 
 enum class PodState : std::uint8_t {

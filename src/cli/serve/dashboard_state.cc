@@ -496,6 +496,9 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
   sopt.features = allocator::Features::FromGates(gates);
   sopt.now = static_cast<std::int64_t>(std::time(nullptr));
   sopt.explain = true;
+  // The explanations are made anew from the objects each time: memory over
+  // speed (the scheduler is dropped as soon as they are made).
+  sopt.keep_node_pools = false;
   scheduler::Scheduler sched(std::move(cluster), sopt);
   // The pods as they came, before Run binds any.
   for (const api::Pod* pod : Waiting(sched.pods())) {
