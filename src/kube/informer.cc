@@ -23,6 +23,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using internal::ErasedObject;
 
+// A drained notification queue that held more than this is made anew.
+constexpr std::size_t kQueueKeptSize = 1024;
+
 const json::Value* Member(const json::Value& v, std::string_view key) {
   return v.is_object() ? v.Find(key) : nullptr;
 }
@@ -99,6 +102,11 @@ struct InformerCore::State {
   Mutex mu;
   CondVar cv;
   std::deque<Notification> queue DRA_GUARDED_BY(mu);
+  // The most notifications queued since the queue was last made anew: a
+  // deque keeps the index of its blocks at the largest size it had (a first
+  // list of 20,000 objects left 0.2 MiB), so a queue that held many is
+  // replaced once it drains.
+  std::size_t queue_high DRA_GUARDED_BY(mu) = 0;
   bool started DRA_GUARDED_BY(mu) = false;
   bool synced DRA_GUARDED_BY(mu) = false;
   std::string last_rv DRA_GUARDED_BY(mu);
@@ -125,6 +133,7 @@ struct InformerCore::State {
     {
       MutexLock lock(mu);
       queue.push_back(std::move(n));
+      queue_high = std::max(queue_high, queue.size());
     }
     cv.NotifyAll();
   }
@@ -385,6 +394,7 @@ void InformerCore::State::Replace(Keyed&& fresh, bool initial, std::string rv, b
     ++stats.lists;
     if (streamed) ++stats.streamed_lists;
     for (Notification& n : out) queue.push_back(std::move(n));
+    queue_high = std::max(queue_high, queue.size());
   }
   cv.NotifyAll();
 }
@@ -551,6 +561,10 @@ void InformerCore::State::RunDispatcher() {
     }
     Notification n = std::move(queue.front());
     queue.pop_front();
+    if (queue.empty() && queue_high > kQueueKeptSize) {
+      std::deque<Notification>().swap(queue);
+      queue_high = 0;
+    }
     lock.Unlock();
     Dispatch(n);
     lock.Lock();
