@@ -16,37 +16,12 @@
 namespace dra::scheduler {
 namespace {
 
-// Pod placements and reasons, and each claim's devices (share IDs are random
-// by design and left out).
-std::vector<std::string> Outcome(const Scheduler& s) {
-  std::vector<std::string> out;
-  for (const PodRecord& p : s.pods()) {
-    out.push_back(p.pod.metadata.name + " " + PodStateName(p.state) + " " + p.node + " " +
-                  p.reason);
-  }
-  for (const api::ResourceClaim* c : s.Claims()) {
-    std::string line = c->metadata.name + ":";
-    if (c->status.allocation) {
-      for (const auto& r : c->status.allocation->devices.results) {
-        line += " " + r.request + "=" + r.driver + "/" + r.pool + "/" + r.device;
-      }
-    }
-    out.push_back(line);
-  }
-  return out;
-}
-
 std::vector<std::string> Simulate(const std::string& workload, bool memo) {
   constexpr int kNodes = 12;
   Result<WorkloadManifests> w = MakeWorkload(workload, kNodes, 3 * kNodes);
   EXPECT_TRUE(w.ok()) << w.error();
   if (!w.ok()) return {};
-  SchedulerOptions options;
-  options.features = allocator::Features::FromGates(api::FeatureGates{});
-  options.features.consumable_capacity = true;
-  options.features.partitionable_devices = true;
-  options.parallelism = 2;
-  options.seed = 7;
+  SchedulerOptions options = WorkloadOptions();
   options.filter_memo = memo;
   Scheduler s(ParseCluster(w->cluster + w->pods), options);
   s.Run();

@@ -20,41 +20,25 @@ std::vector<std::string> Simulate(const std::string& workload, bool keep) {
   Result<WorkloadManifests> w = MakeWorkload(workload, kNodes, 4 * kNodes);
   EXPECT_TRUE(w.ok()) << w.error();
   if (!w.ok()) return {};
-  SchedulerOptions options;
-  options.features = allocator::Features::FromGates(api::FeatureGates{});
-  options.features.consumable_capacity = true;
-  options.features.partitionable_devices = true;
-  options.parallelism = 2;
-  options.seed = 7;
+  SchedulerOptions options = WorkloadOptions();
   options.keep_node_pools = keep;
   Scheduler s(ParseCluster(w->cluster + w->pods), options);
   s.Run();
-  std::vector<std::string> out;
+  std::vector<std::string> out = Outcome(s);
   for (const PodRecord& p : s.pods()) {
-    out.push_back(p.pod.metadata.name + " " + PodStateName(p.state) + " " + p.node + " " +
-                  p.reason);
-    if (p.explanation) out.push_back("  " + p.explanation->summary);
+    if (p.explanation) out.push_back(p.pod.metadata.name + ": " + p.explanation->summary);
     if (p.state != PodState::kPending) continue;
     Result<PodVerdict> v = s.ExplainPod(p.pod.metadata.namespace_, p.pod.metadata.name);
     if (!v.ok()) {
-      out.push_back("  " + v.error());
+      out.push_back(p.pod.metadata.name + ": " + v.error());
       continue;
     }
     for (const NodeVerdict& n : v->nodes) {
-      std::string line = "  " + n.node + (n.feasible ? " fits" : " no");
+      std::string line = p.pod.metadata.name + " on " + n.node + (n.feasible ? ": fits" : ": no");
       for (const std::string& r : n.reasons) line += "; " + r;
       if (n.explanation) line += "; " + n.explanation->summary;
       out.push_back(line);
     }
-  }
-  for (const api::ResourceClaim* c : s.Claims()) {
-    std::string line = c->metadata.name + ":";
-    if (c->status.allocation) {
-      for (const auto& r : c->status.allocation->devices.results) {
-        line += " " + r.request + "=" + r.driver + "/" + r.pool + "/" + r.device;
-      }
-    }
-    out.push_back(line);
   }
   return out;
 }
