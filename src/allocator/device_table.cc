@@ -151,6 +151,19 @@ DeviceTable::DeviceTable(bool hide_multiple_allocations)
 
 DeviceTable::~DeviceTable() = default;
 
+const AttributeName* DeviceTable::NameRecord(std::string_view name, bool has_domain,
+                                             std::string_view driver) {
+  auto known = distinct_->names.find(name);
+  if (known == distinct_->names.end()) known = distinct_->names.insert(Keep(name)).first;
+  auto [record, inserted] = distinct_->name_records.try_emplace(
+      {known->data(), has_domain ? nullptr : driver.data()}, nullptr);
+  if (inserted) {
+    cel::QualifiedName q = cel::SplitQualifiedName(*known, driver);
+    record->second = &names_.emplace_back(AttributeName{*known, q.domain, q.id});
+  }
+  return record->second;
+}
+
 void DeviceTable::Add(const api::Device& d, std::string_view driver) {
   if (driver_names_.empty() || driver_names_.back() != driver) {
     std::uint32_t i = 0;
@@ -162,25 +175,17 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
   }
   multiple_.push_back(!hide_multiple_allocations_ && d.allow_multiple_allocations.value_or(false));
   for (const auto& [name, a] : d.attributes) {
-    auto known = distinct_->names.find(name);
-    if (known == distinct_->names.end()) known = distinct_->names.insert(Keep(name)).first;
     const bool has_domain = name.find('/') != std::string::npos;
-    auto [record, inserted] = distinct_->name_records.try_emplace(
-        {known->data(), has_domain ? nullptr : driver.data()}, nullptr);
-    if (inserted) {
-      cel::QualifiedName q = cel::SplitQualifiedName(*known, driver);
-      record->second = &names_.emplace_back(AttributeName{*known, q.domain, q.id});
-    }
-    const AttributeName* names = record->second;
     const std::size_t h = AttributeHash(driver, name, a);
     const NamedAttribute* found = nullptr;
     for (auto [it, end] = distinct_->attributes.equal_range(h); it != end && !found; ++it) {
       const NamedAttribute& e = *it->second;
-      if (e.names == names && SameAttribute(e, a)) found = &e;
+      const bool same_domain_rule = has_domain || e.domain().data() == driver.data();
+      if (e.name() == name && same_domain_rule && SameAttribute(e, a)) found = &e;
     }
     if (found == nullptr) {
       NamedAttribute& e = *attributes_.Append();
-      e.names = names;
+      e.names = NameRecord(name, has_domain, driver);
       if (IsOneScalar(a)) {
         cel::AttributeViewStorage unused;  // a scalar's view uses none
         e.value = cel::ViewAttribute(a, unused);

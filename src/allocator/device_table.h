@@ -149,6 +149,9 @@ class DeviceTable {
   std::size_t published_ = 0;  // entries that keep their published attribute
   // `s` copied into text_.
   std::string_view Keep(std::string_view s);
+  // The record of attribute `name` of `driver`'s device (`has_domain`: the
+  // name has a '/'), made on first use. REQUIRES: not sealed.
+  const AttributeName* NameRecord(std::string_view name, bool has_domain, std::string_view driver);
   const bool hide_multiple_allocations_;
   // Distinct entries by hash, while devices are added; null once sealed.
   struct Distinct;

@@ -11,7 +11,7 @@ std::shared_ptr<const NodePools> NodePoolsCache::Get(const api::Node& node) {
     if (it != nodes_.end() && it->second->labels == node.metadata.labels) return it->second;
   }
   auto fresh = std::make_shared<NodePools>();
-  fresh->labels = node.metadata.labels;
+  if (keep_) fresh->labels = node.metadata.labels;  // what a later call is checked against
   fresh->pools = GatherPools(inventory_, node);
   if (fresh->pools.ok()) fresh->scan = ScanOrder(inventory_, *fresh->pools);
   if (!keep_) return fresh;

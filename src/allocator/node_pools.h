@@ -22,7 +22,7 @@
 namespace dra::allocator {
 
 struct NodePools {
-  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> labels;  // empty when not kept
   Result<GatheredPools> pools = Error{""};
   Scan scan;  // points into pools
 };

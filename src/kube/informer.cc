@@ -549,8 +549,7 @@ void InformerCore::State::RunDispatcher() {
       std::vector<ErasedObject> all;
       {
         ReaderLock cache_lock(cache_mu);
-        all.reserve(index->size());
-        index->ForEach([&all](std::string_view, const ErasedObject& obj) { all.push_back(obj); });
+        all = index->Objects();
       }
       for (const ErasedObject& o : all) {
         if (stop.load()) break;
@@ -617,11 +616,7 @@ bool InformerCore::WaitForSync(std::chrono::milliseconds timeout) const {
 
 std::vector<ErasedObject> InformerCore::Snapshot() const {
   ReaderLock lock(state_->cache_mu);
-  std::vector<ErasedObject> out;
-  const KeyedObjects& cache = *state_->index;
-  out.reserve(cache.size());
-  cache.ForEach([&out](std::string_view, const ErasedObject& obj) { out.push_back(obj); });
-  return out;
+  return state_->index->Objects();
 }
 
 ErasedObject InformerCore::Get(std::string_view key) const {

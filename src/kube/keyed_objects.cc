@@ -33,13 +33,13 @@ std::size_t KeyedObjects::SlotOf(std::string_view key) const {
   return i;
 }
 
-const CachedObject* KeyedObjects::Find(std::string_view key) const {
+const ErasedObject* KeyedObjects::Find(std::string_view key) const {
   if (slots_.empty()) return nullptr;
   const Slot& s = slots_[SlotOf(key)];
   return s.object != nullptr ? &s.object : nullptr;
 }
 
-CachedObject KeyedObjects::Put(std::string_view key, CachedObject object) {
+ErasedObject KeyedObjects::Put(std::string_view key, ErasedObject object) {
   if ((size_ + 1) > slots_.size() / 4 * 3) Rebuild(SlotsFor(size_ + 1));
   Slot& s = slots_[SlotOf(key)];
   if (s.object != nullptr) return std::exchange(s.object, std::move(object));
@@ -58,12 +58,12 @@ CachedObject KeyedObjects::Put(std::string_view key, CachedObject object) {
   return nullptr;
 }
 
-CachedObject KeyedObjects::Erase(std::string_view key) {
+ErasedObject KeyedObjects::Erase(std::string_view key) {
   if (slots_.empty()) return nullptr;
   const std::size_t mask = slots_.size() - 1;
   std::size_t hole = SlotOf(key);
   if (slots_[hole].object == nullptr) return nullptr;
-  CachedObject out = std::move(slots_[hole].object);
+  ErasedObject out = std::move(slots_[hole].object);
   erased_bytes_ += slots_[hole].key_size;
   slots_[hole] = Slot();
   --size_;
@@ -81,6 +81,15 @@ CachedObject KeyedObjects::Erase(std::string_view key) {
   }
   // Erased keys' bytes go once they are most of the text.
   if (erased_bytes_ > 4096 && erased_bytes_ > keys_.size() / 2) Rebuild(slots_.size());
+  return out;
+}
+
+std::vector<ErasedObject> KeyedObjects::Objects() const {
+  std::vector<ErasedObject> out;
+  out.reserve(size_);
+  for (const Slot& s : slots_) {
+    if (s.object != nullptr) out.push_back(s.object);
+  }
   return out;
 }
 

@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-namespace dra::kube::internal {
+#include "dra/kube/informer.h"
 
-using CachedObject = std::shared_ptr<const void>;
+namespace dra::kube::internal {
 
 // Not thread-safe: the informer guards it with its cache lock. Objects are
 // never null in it.
@@ -32,12 +32,12 @@ class KeyedObjects {
   std::size_t size() const { return size_; }
 
   // The object at `key`, or null.
-  const CachedObject* Find(std::string_view key) const;
+  const ErasedObject* Find(std::string_view key) const;
   // Sets the object at `key` (REQUIRES: not null); returns what was there,
   // null if nothing.
-  CachedObject Put(std::string_view key, CachedObject object);
+  ErasedObject Put(std::string_view key, ErasedObject object);
   // Removes `key`; returns what was there, null if nothing.
-  CachedObject Erase(std::string_view key);
+  ErasedObject Erase(std::string_view key);
 
   // Calls f(key, object) for every entry, in no particular order. REQUIRES:
   // `f` does not change the table.
@@ -48,12 +48,15 @@ class KeyedObjects {
     }
   }
 
+  // Every object, in no particular order.
+  std::vector<ErasedObject> Objects() const;
+
   // Bytes held, for the memory figures.
   std::size_t bytes() const { return slots_.capacity() * sizeof(Slot) + keys_.capacity(); }
 
  private:
   struct Slot {
-    CachedObject object;  // null: empty
+    ErasedObject object;  // null: empty
     std::uint32_t key_at = 0;
     std::uint32_t key_size = 0;
   };

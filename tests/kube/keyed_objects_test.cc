@@ -11,12 +11,12 @@
 namespace dra::kube::internal {
 namespace {
 
-CachedObject Obj(int v) { return std::make_shared<const int>(v); }
-int ValueOf(const CachedObject& o) { return *static_cast<const int*>(o.get()); }
+ErasedObject Obj(int v) { return std::make_shared<const int>(v); }
+int ValueOf(const ErasedObject& o) { return *static_cast<const int*>(o.get()); }
 
 std::map<std::string, int> Contents(const KeyedObjects& t) {
   std::map<std::string, int> out;
-  t.ForEach([&](std::string_view key, const CachedObject& o) {
+  t.ForEach([&](std::string_view key, const ErasedObject& o) {
     EXPECT_TRUE(out.emplace(std::string(key), ValueOf(o)).second) << "key twice: " << key;
   });
   return out;
@@ -30,14 +30,14 @@ TEST(KeyedObjects, PutFindReplaceErase) {
   EXPECT_EQ(t.Put("b", Obj(2)), nullptr);
   ASSERT_NE(t.Find("default/a"), nullptr);
   EXPECT_EQ(ValueOf(*t.Find("default/a")), 1);
-  CachedObject old = t.Put("default/a", Obj(3));
+  ErasedObject old = t.Put("default/a", Obj(3));
   ASSERT_NE(old, nullptr);
   EXPECT_EQ(ValueOf(old), 1);
   EXPECT_EQ(t.size(), 2u);
   EXPECT_EQ(ValueOf(*t.Find("default/a")), 3);
   EXPECT_EQ(t.Find("default/"), nullptr);  // a prefix is another key
   EXPECT_EQ(t.Find(""), nullptr);
-  CachedObject gone = t.Erase("b");
+  ErasedObject gone = t.Erase("b");
   ASSERT_NE(gone, nullptr);
   EXPECT_EQ(ValueOf(gone), 2);
   EXPECT_EQ(t.Find("b"), nullptr);
@@ -60,7 +60,7 @@ TEST(KeyedObjects, AgreesWithAMapUnderRandomChanges) {
                         std::to_string(rng.Below(static_cast<std::uint64_t>(keys)));
       const int op = static_cast<int>(rng.Below(10));
       if (op < 5) {
-        CachedObject old = t.Put(key, Obj(step));
+        ErasedObject old = t.Put(key, Obj(step));
         auto it = want.find(key);
         ASSERT_EQ(old != nullptr, it != want.end()) << key;
         if (old != nullptr) {
@@ -68,7 +68,7 @@ TEST(KeyedObjects, AgreesWithAMapUnderRandomChanges) {
         }
         want[key] = step;
       } else if (op < 9) {
-        CachedObject old = t.Erase(key);
+        ErasedObject old = t.Erase(key);
         auto it = want.find(key);
         ASSERT_EQ(old != nullptr, it != want.end()) << key;
         if (old != nullptr) {
@@ -76,7 +76,7 @@ TEST(KeyedObjects, AgreesWithAMapUnderRandomChanges) {
           want.erase(it);
         }
       } else {
-        const CachedObject* found = t.Find(key);
+        const ErasedObject* found = t.Find(key);
         auto it = want.find(key);
         ASSERT_EQ(found != nullptr, it != want.end()) << key;
         if (found != nullptr) {
@@ -88,7 +88,7 @@ TEST(KeyedObjects, AgreesWithAMapUnderRandomChanges) {
       // would hide the keys after it.
       if (step % 97 == 0) {
         for (const auto& [k, v] : want) {
-          const CachedObject* found = t.Find(k);
+          const ErasedObject* found = t.Find(k);
           ASSERT_NE(found, nullptr) << k << " at step " << step;
           ASSERT_EQ(ValueOf(*found), v);
         }
