@@ -12,9 +12,13 @@
 #include <utility>
 
 #include "metrics/content_coding.h"
+#include "metrics/growing_thread_pool.h"
 
 namespace dra::metrics {
 namespace {
+
+// A worker thread with no connection to serve for this long ends.
+constexpr std::chrono::seconds kKeepIdleThread{30};
 
 // Answers shorter than this go out as they are: gzip would save little.
 constexpr std::size_t kMinGzipped = 1024;
@@ -63,7 +67,7 @@ class HttplibServer final : public HttpServer {
     server_.set_keep_alive_timeout(2);
     const int threads = std::max(1, options_.threads);
     server_.new_task_queue = [threads] {
-      return new httplib::ThreadPool(static_cast<std::size_t>(threads));
+      return new internal::GrowingThreadPool(static_cast<std::size_t>(threads), kKeepIdleThread);
     };
   }
 

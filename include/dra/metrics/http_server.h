@@ -66,7 +66,8 @@ class HttpHandler {
 };
 
 struct HttpServerOptions {
-  // Worker threads: the most requests answered at once. A stream holds one
+  // Worker threads: the most requests answered at once; threads are made as
+  // connections come and end after 30 s without one. A stream holds one
   // for as long as it runs; connections beyond wait for a free worker.
   int threads = 8;
   // Streams running at once; beyond, a streaming route answers 503.
