@@ -95,8 +95,14 @@ const char* VerdictName(Verdict verdict) {
   return "Unknown";
 }
 
-Result<PodVerdict> Scheduler::ExplainPod(const std::string& namespace_, const std::string& name) {
+Result<PodVerdict> Scheduler::ExplainPod(const std::string& namespace_, const std::string& name,
+                                         const ExplainOptions& options) {
   Impl& s = *impl_;
+  s.pod_explain_options = &options;
+  struct Forget {
+    Impl& s;
+    ~Forget() { s.pod_explain_options = nullptr; }
+  } forget{s};
   auto it = s.pod_index.find(Key(namespace_, name));
   if (it == s.pod_index.end()) return Error{"pods \"" + name + "\" not found"};
   const std::size_t index = it->second;

@@ -8,6 +8,7 @@
 // node at most once per attempt; it writes only that node's slots of
 // node_results, visible_pools and the memo, and the atomics of FilterShared.
 // Everything else it reads is left unchanged until ParallelFor returns.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -67,6 +68,12 @@ Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, c
   stats.filter_ns += NanosSince(filter_start);
 
   if (explaining != nullptr) {
+    {
+      MutexLock lock(closest_mu);
+      for (CloseExplanation& c : closest)
+        node_results[c.node].explanation = std::move(c.explanation);
+      closest.clear();
+    }
     explaining->rejected_before_filter = false;
     explaining->nodes.reserve(n);
     for (std::size_t node = 0; node < n; ++node) {
@@ -83,6 +90,19 @@ Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, c
   pass.to_find = shared.to_find;
   stats.nodes_filtered += pass.evaluated;
   return pass;
+}
+
+void Scheduler::Impl::OfferExplanation(std::size_t node, allocator::Explanation why) {
+  const std::uint64_t distance = pod_explain_options->distance(why);
+  MutexLock lock(closest_mu);
+  auto closer = [](const CloseExplanation& a, std::uint64_t d, std::size_t n) {
+    return a.distance != d ? a.distance < d : a.node < n;
+  };
+  auto at = std::find_if_not(closest.begin(), closest.end(),
+                             [&](const CloseExplanation& a) { return closer(a, distance, node); });
+  if (static_cast<std::size_t>(at - closest.begin()) >= pod_explain_options->keep) return;
+  closest.insert(at, {distance, node, std::move(why)});
+  if (closest.size() > pod_explain_options->keep) closest.pop_back();
 }
 
 void Scheduler::Impl::FilterOneNode(const PodRecord& rec, const Cycle& cycle, FilterShared& shared,
@@ -182,7 +202,11 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
             alloc->Allocate(cluster.nodes[node], claims_here, *in_use, explain_options);
         if (why.outcome == allocator::Outcome::kUnschedulable) {
           why.explanation.node = cluster.nodes[node].metadata.name;
-          r.explanation = std::move(why.explanation);
+          if (pod_explain_options != nullptr && pod_explain_options->distance) {
+            OfferExplanation(node, std::move(why.explanation));
+          } else {
+            r.explanation = std::move(why.explanation);
+          }
         }
       }
       if (memoized) memo.Store(node, signature, version, {false, 0});

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "dra/scheduler/scheduler.h"
+#include "dra/util/mutex.h"
 #include "dra/util/random.h"
 #include "scheduler/claim_names.h"
 #include "scheduler/filter_memo.h"
@@ -181,6 +182,19 @@ struct Scheduler::Impl {
   // Set during ExplainPod's dry run: Filter visits every node and explains
   // each DRA rejection; nothing is bound, deallocated or requeued.
   PodVerdict* explaining = nullptr;
+  // With ExplainOptions::distance: the closest explanations so far, at most
+  // `keep`, ordered by (distance, node); the worker threads offer theirs
+  // under closest_mu, and FilterNodes hands the survivors to their nodes.
+  struct CloseExplanation {
+    std::uint64_t distance;
+    std::size_t node;
+    allocator::Explanation explanation;
+  };
+  const ExplainOptions* pod_explain_options = nullptr;
+  Mutex closest_mu;
+  std::vector<CloseExplanation> closest DRA_GUARDED_BY(closest_mu);
+  // Keeps `why` (node's explanation) when it is among the closest so far.
+  void OfferExplanation(std::size_t node, allocator::Explanation why) DRA_EXCLUDES(closest_mu);
 
   Impl(Cluster c, SchedulerOptions o);
 

@@ -94,6 +94,18 @@ enum class Verdict : std::uint8_t {
 
 const char* VerdictName(Verdict verdict);  // "Scheduled", "Schedulable", "Unschedulable"
 
+// How much of its work ExplainPod keeps.
+struct ExplainOptions {
+  // Unset: every node DRA rejected keeps the allocator's explanation. Set:
+  // only the `keep` nodes that came closest do, those with the lowest
+  // distance (ties in cluster order); the others' explanations are dropped
+  // as soon as they are made, so that a verdict over thousands of nodes
+  // holds a few (the nodes' reasons still say that DRA rejected them).
+  // Called from the scheduler's worker threads, several at once.
+  std::function<std::uint64_t(const allocator::Explanation&)> distance;
+  std::size_t keep = 1;
+};
+
 struct NodeVerdict {
   std::string node;
   bool feasible = false;
@@ -184,8 +196,10 @@ class Scheduler {
   // claims are created as the resource-claim controller would. Fails for an
   // unknown pod ("pods \"NAME\" not found") or one that has finished. Like
   // every other member it must not run concurrently with another call on
-  // the same Scheduler; the verdict owns its data.
-  Result<PodVerdict> ExplainPod(const std::string& namespace_, const std::string& name);
+  // the same Scheduler; the verdict owns its data. `options` may keep only
+  // the closest nodes' explanations.
+  Result<PodVerdict> ExplainPod(const std::string& namespace_, const std::string& name,
+                                const ExplainOptions& options = {});
 
   // The device taint eviction controller at time `now`: evicts (marks Failed,
   // reason DeletionByDeviceTaintManager) every bound pod using a device with

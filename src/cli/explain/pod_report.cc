@@ -82,6 +82,12 @@ const allocator::EntryExplanation* Blocker(const allocator::Explanation& e) {
   return nullptr;
 }
 
+// Whether the blocking entry found no device of its class on the node.
+bool ClassAbsent(const allocator::Explanation& e) {
+  const allocator::EntryExplanation* x = Blocker(e);
+  return x != nullptr && x->class_absent_here;
+}
+
 // Who holds devices on `node`: "gpu-2, gpu-3 by default/c (default/p)",
 // one entry per holder.
 std::vector<std::string> HeldOn(const std::string& node, const ReportContext& ctx) {
@@ -276,14 +282,10 @@ Value NodeGroups(const std::vector<Group>& groups, std::string& text) {
 // missing first. Nodes without any device of the class come last, and only
 // when no other node is left.
 void KeepClosest(std::vector<const scheduler::NodeVerdict*>& dra_rejected) {
-  auto absent = [](const scheduler::NodeVerdict* n) {
-    const allocator::EntryExplanation* x = Blocker(*n->explanation);
-    return x != nullptr && x->class_absent_here;
-  };
+  auto absent = [](const scheduler::NodeVerdict* n) { return ClassAbsent(*n->explanation); };
   std::stable_sort(dra_rejected.begin(), dra_rejected.end(),
                    [&](const scheduler::NodeVerdict* a, const scheduler::NodeVerdict* b) {
-                     if (absent(a) != absent(b)) return absent(b);
-                     return Shortfall(*a->explanation) < Shortfall(*b->explanation);
+                     return Distance(*a->explanation) < Distance(*b->explanation);
                    });
   if (!dra_rejected.empty() && !absent(dra_rejected.front())) {
     std::erase_if(dra_rejected, absent);
@@ -387,6 +389,11 @@ Result<PodReport> BuildPodReport(const scheduler::PodVerdict& v, const ReportCon
   text += "Summary: " + summary + "\n";
   out.json = std::move(doc);
   return out;
+}
+
+std::uint64_t Distance(const allocator::Explanation& explanation) {
+  constexpr std::uint64_t kAbsent = std::uint64_t{1} << 63;
+  return (ClassAbsent(explanation) ? kAbsent : 0) | std::min(Shortfall(explanation), kAbsent - 1);
 }
 
 std::vector<const scheduler::NodeVerdict*> ClosestNodes(const scheduler::PodVerdict& verdict) {

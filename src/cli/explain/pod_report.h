@@ -45,4 +45,9 @@ Result<PodReport> BuildPodReport(const scheduler::PodVerdict& verdict, const Rep
 // into `verdict`.
 std::vector<const scheduler::NodeVerdict*> ClosestNodes(const scheduler::PodVerdict& verdict);
 
+// How far a node DRA rejected came from fitting, in the order of the
+// "Closest" line: nodes with devices of the class first, fewest devices
+// missing first, then the nodes without any. For ExplainOptions::distance.
+std::uint64_t Distance(const allocator::Explanation& explanation);
+
 }  // namespace dra::cli::explain

@@ -513,6 +513,10 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
   // Node evaluations left for finding the closest node (ExplainPod tries
   // the pod on every node).
   std::int64_t closest_budget = kClosestNodeBudget;
+  // Only the closest node's explanation is shown: the others are not kept.
+  scheduler::ExplainOptions closest_only;
+  closest_only.distance = explain::Distance;
+  closest_only.keep = 1;
   const auto nodes = static_cast<std::int64_t>(sched.nodes().size());
   for (PendingPod& p : pending) {
     const scheduler::PodRecord* r = sched.FindPod(p.namespace_, p.name);
@@ -530,7 +534,7 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
       // the node that came closest, as dra explain does. That tries the pod
       // on every node, so only for the first pods of a large backlog.
       closest_budget -= nodes;
-      Result<scheduler::PodVerdict> verdict = sched.ExplainPod(p.namespace_, p.name);
+      Result<scheduler::PodVerdict> verdict = sched.ExplainPod(p.namespace_, p.name, closest_only);
       if (verdict.ok()) {
         std::vector<const scheduler::NodeVerdict*> closest = explain::ClosestNodes(*verdict);
         if (!closest.empty()) why = closest.front()->explanation;

@@ -1,0 +1,83 @@
+// ExplainOptions::distance: ExplainPod keeps the explanations of only the
+// `keep` closest nodes (ties in cluster order), and the verdict is otherwise
+// the one made with every explanation kept.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dra/scheduler/scheduler.h"
+#include "scheduler/workloads.h"
+#include "workload_test_util.h"
+
+namespace dra::scheduler {
+namespace {
+
+// Coarse on purpose, so that many nodes tie.
+std::uint64_t Distance(const allocator::Explanation& e) {
+  std::uint64_t blocking = 0;
+  for (const allocator::EntryExplanation& x : e.entries) blocking += x.blocks ? 1 : 0;
+  return blocking * 2 + e.summary.size() % 2;
+}
+
+TEST(ExplainOptionsTest, KeepsOnlyTheClosestExplanations) {
+  int pods_with_dropped = 0;
+  for (const std::string& workload : WorkloadNames()) {
+    SCOPED_TRACE(workload);
+    constexpr int kNodes = 12;
+    Result<WorkloadManifests> w = MakeWorkload(workload, kNodes, 4 * kNodes);
+    ASSERT_TRUE(w.ok()) << w.error();
+    Scheduler s(ParseCluster(w->cluster + w->pods), WorkloadOptions());
+    s.Run();
+    for (const PodRecord& p : s.pods()) {
+      if (p.state != PodState::kPending) continue;
+      const std::string& ns = p.pod.metadata.namespace_;
+      const std::string& name = p.pod.metadata.name;
+      Result<PodVerdict> all = s.ExplainPod(ns, name);
+      ASSERT_TRUE(all.ok()) << all.error();
+      for (std::size_t keep : {std::size_t{1}, std::size_t{2}}) {
+        ExplainOptions options;
+        options.distance = Distance;
+        options.keep = keep;
+        Result<PodVerdict> some = s.ExplainPod(ns, name, options);
+        ASSERT_TRUE(some.ok()) << some.error();
+        // The expected survivors: the explained nodes in cluster order,
+        // stably sorted by distance, the first `keep`.
+        std::vector<const NodeVerdict*> explained;
+        for (const NodeVerdict& n : all->nodes) {
+          if (n.explanation) explained.push_back(&n);
+        }
+        std::stable_sort(explained.begin(), explained.end(), [](auto* a, auto* b) {
+          return Distance(*a->explanation) < Distance(*b->explanation);
+        });
+        std::set<std::string> expected;
+        for (std::size_t i = 0; i < explained.size() && i < keep; ++i) {
+          expected.insert(explained[i]->node);
+        }
+        if (explained.size() > keep) ++pods_with_dropped;
+        EXPECT_EQ(some->verdict, all->verdict);
+        EXPECT_EQ(some->message, all->message);
+        ASSERT_EQ(some->nodes.size(), all->nodes.size());
+        for (std::size_t i = 0; i < all->nodes.size(); ++i) {
+          const NodeVerdict& a = all->nodes[i];
+          const NodeVerdict& b = some->nodes[i];
+          EXPECT_EQ(b.node, a.node);
+          EXPECT_EQ(b.feasible, a.feasible);
+          EXPECT_EQ(b.reasons, a.reasons);
+          EXPECT_EQ(b.explanation.has_value(), expected.count(a.node) > 0) << name << " " << a.node;
+          if (b.explanation && a.explanation) {
+            EXPECT_EQ(b.explanation->summary, a.explanation->summary);
+          }
+        }
+      }
+    }
+  }
+  // Else the test could not tell a verdict that drops nothing.
+  EXPECT_GT(pods_with_dropped, 0);
+}
+
+}  // namespace
+}  // namespace dra::scheduler
