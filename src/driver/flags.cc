@@ -53,12 +53,12 @@ Result<std::vector<std::unique_ptr<metrics::HttpServer>>> Serve(const PluginFlag
                                                                 metrics::Registry& registry,
                                                                 Plugin& plugin) {
   metrics::HttpHandler metrics_handler = [&registry] {
-    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}};
+    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}, {}};
   };
   metrics::HttpHandler health_handler = [&plugin] {
     Status s = plugin.CheckLiveness();
-    if (s.ok()) return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n", {}, {}};
-    return metrics::HttpAnswer{503, "text/plain; charset=utf-8", s.error() + "\n", {}, {}};
+    if (s.ok()) return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n", {}, {}, {}};
+    return metrics::HttpAnswer{503, "text/plain; charset=utf-8", s.error() + "\n", {}, {}, {}};
   };
   std::map<int, std::map<std::string, metrics::HttpHandler>> ports;
   if (flags.metrics_port >= 0) ports[flags.metrics_port]["/metrics"] = metrics_handler;
@@ -332,7 +332,8 @@ int RunControllerFromFlags(Driver& driver, PluginFlags& plugin, const Controller
     auto started = metrics::HttpServer::Start(
         host + ":" + std::to_string(plugin.metrics_port),
         {{"/metrics", [&registry] {
-            return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}};
+            return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {},
+                                       {}};
           }}});
     if (!started) {
       std::cerr << "dra controller: " << started.error() << "\n";

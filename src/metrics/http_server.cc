@@ -160,14 +160,33 @@ class HttplibServer final : public HttpServer {
   void SetBody(HttpAnswer&& answer, bool gzip, bool ranged, httplib::Response& res) const {
     const bool compressible = CompressibleType(answer.content_type) &&
                               !res.has_header("Content-Encoding") && options_.gzip_level > 0;
+    // Caches keep the coded and the plain answer apart.
+    if (compressible) res.set_header("Vary", "Accept-Encoding");
+    const std::string& plain = answer.shared_body ? *answer.shared_body : answer.body;
     std::optional<std::string> coded;
-    if (compressible && gzip && answer.body.size() >= kMinGzipped) {
-      coded = Gzip(answer.body, options_.gzip_level);
+    if (compressible && gzip && plain.size() >= kMinGzipped) {
+      coded = Gzip(plain, options_.gzip_level);
     }
     const bool trim =
-        !ranged && options_.trim_after_bytes > 0 && answer.body.size() >= options_.trim_after_bytes;
-    std::string body = coded ? std::move(*coded) : std::move(answer.body);
+        !ranged && options_.trim_after_bytes > 0 && plain.size() >= options_.trim_after_bytes;
     if (coded) res.set_header("Content-Encoding", "gzip");
+    if (answer.shared_body && !coded) {
+      if (ranged) {
+        res.body = *answer.shared_body;
+      } else {
+        // The text is someone else's to keep: only the reference goes.
+        std::shared_ptr<const std::string> held = std::move(answer.shared_body);
+        res.set_content_provider(
+            held->size(), answer.content_type,
+            [held](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+              return Send(*held, offset, length, sink);
+            });
+      }
+      SetContentType(answer.content_type, res);
+      return;
+    }
+    answer.shared_body.reset();
+    std::string body = coded ? std::move(*coded) : std::move(answer.body);
     if (!trim) {
       res.body = std::move(body);
     } else {
@@ -180,20 +199,28 @@ class HttplibServer final : public HttpServer {
       res.set_content_provider(
           held->size(), answer.content_type,
           [held](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-            // httplib asks for [0, size) in pieces; anything else ends the
-            // answer rather than read outside the body.
-            if (offset >= held->size()) return false;
-            return sink.write(held->data() + offset, std::min(length, held->size() - offset));
+            return Send(*held, offset, length, sink);
           },
           [held](bool) {
             std::string().swap(*held);
             malloc_trim(0);
           });
     }
-    // Caches keep the coded and the plain answer apart.
-    if (compressible) res.set_header("Vary", "Accept-Encoding");
+    SetContentType(answer.content_type, res);
+  }
+
+  // Once: httplib's content providers add a Content-Type of their own.
+  static void SetContentType(const std::string& type, httplib::Response& res) {
     res.headers.erase("Content-Type");
-    res.set_header("Content-Type", answer.content_type);
+    res.set_header("Content-Type", type);
+  }
+
+  // A content provider's step: httplib asks for [0, size) in pieces;
+  // anything else ends the answer rather than read outside the body.
+  static bool Send(const std::string& body, std::size_t offset, std::size_t length,
+                   httplib::DataSink& sink) {
+    if (offset >= body.size()) return false;
+    return sink.write(body.data() + offset, std::min(length, body.size() - offset));
   }
 
   // One of max_streams, held by a stream until it ends.

@@ -46,15 +46,13 @@ std::string Get(int port, const std::string& method, const std::string& path) {
 
 TEST(HttpServer, ServesRoutesOnly) {
   int calls = 0;
-  auto server = HttpServer::Start("127.0.0.1:0",
-                                  {{"/metrics",
-                                    [&] {
-                                      return HttpAnswer{200, "text/plain", "m 1\n", {}, {}};
-                                    }},
-                                   {"/healthz", [&] {
-                                      ++calls;
-                                      return HttpAnswer{503, "text/plain", "not yet\n", {}, {}};
-                                    }}});
+  auto server = HttpServer::Start(
+      "127.0.0.1:0",
+      {{"/metrics", [&] { return HttpAnswer{200, "text/plain", "m 1\n", {}, {}, {}}; }},
+       {"/healthz", [&] {
+          ++calls;
+          return HttpAnswer{503, "text/plain", "not yet\n", {}, {}, {}};
+        }}});
   ASSERT_TRUE(server.ok()) << server.error();
   int port = (*server)->port();
   ASSERT_GT(port, 0);
@@ -91,34 +89,38 @@ TEST(HttpServer, CodesLargeTextAsGzipForClientsThatTakeIt) {
   std::string text;
   while (text.size() < 200000)
     text += "dra_devices{node=\"node-" + std::to_string(text.size()) + "\"} 1\n";
+  // /text's body is its own, or (shared_text) a text the handler keeps.
+  bool shared_text = false;
+  auto kept = std::make_shared<const std::string>(text);
   std::map<std::string, HttpHandler> routes = {
       {"/text",
        [&] {
-         return HttpAnswer{200, "text/plain; version=0.0.4", text, {}, {}};
+         HttpAnswer a{200, "text/plain; version=0.0.4", shared_text ? "" : text, {}, {}, {}};
+         if (shared_text) a.shared_body = kept;
+         return a;
        }},
       {"/json",
        [&] {
-         return HttpAnswer{200, "application/json", "[" + text.substr(1000) + "]", {}, {}};
+         return HttpAnswer{200, "application/json", "[" + text.substr(1000) + "]", {}, {}, {}};
        }},
-      {"/small",
-       [] {
-         return HttpAnswer{200, "text/plain", "tiny\n", {}, {}};
-       }},
-      {"/png",
-       [&] {
-         return HttpAnswer{200, "image/png", text, {}, {}};
-       }},
+      {"/small", [] { return HttpAnswer{200, "text/plain", "tiny\n", {}, {}, {}}; }},
+      {"/png", [&] { return HttpAnswer{200, "image/png", text, {}, {}, {}}; }},
       {"/coded",
        [&] {
-         return HttpAnswer{200, "text/plain", text, {{"Content-Encoding", "identity"}}, {}};
+         return HttpAnswer{200, "text/plain", text, {{"Content-Encoding", "identity"}}, {}, {}};
        }},
   };
   // The same answers when large bodies are sent from a holder freed after
   // sending (trim_after_bytes), which also serves ranges of them.
   HttpServerOptions trimming;
   trimming.trim_after_bytes = 1000;
-  for (const HttpServerOptions& options : {HttpServerOptions{}, trimming}) {
-    SCOPED_TRACE(options.trim_after_bytes);
+  for (const auto& [options, shared] :
+       std::vector<std::pair<HttpServerOptions, bool>>{{HttpServerOptions{}, false},
+                                                       {trimming, false},
+                                                       {HttpServerOptions{}, true},
+                                                       {trimming, true}}) {
+    SCOPED_TRACE(std::to_string(options.trim_after_bytes) + (shared ? " shared" : ""));
+    shared_text = shared;
     auto server = HttpServer::Start("127.0.0.1:0", routes, options);
     ASSERT_TRUE(server.ok()) << server.error();
     const int port = (*server)->port();
@@ -186,9 +188,16 @@ TEST(HttpServer, CodesLargeTextAsGzipForClientsThatTakeIt) {
       EXPECT_NE(headers.find("\r\nContent-Length: " + std::to_string(text.size()) + "\r\n"),
                 std::string::npos)
           << headers;
+      // One Content-Type, the handler's.
+      const std::size_t type = headers.find("\r\nContent-Type: ");
+      EXPECT_NE(type, std::string::npos) << headers;
+      EXPECT_EQ(headers.find("\r\nContent-Type: ", type + 1), std::string::npos) << headers;
+      EXPECT_EQ(body, text);
     }
     (*server)->Stop();
   }
+  // The shared text is the handler's still, whole.
+  EXPECT_EQ(*kept, text);
 
   // Level 0 turns coding off.
   HttpServerOptions off;
@@ -209,6 +218,7 @@ TEST(HttpServer, HandlersSeeTheQueryAndSetHeaders) {
                                                        " n=" + r.Param("n") +
                                                        " count=" + std::to_string(r.params.size()),
                                                    {{"X-Test", "yes"}},
+                                                   {},
                                                    {}};
                                       return a;
                                     }}});
@@ -227,7 +237,7 @@ TEST(HttpServer, StreamsUntilTheStreamEndsAndLimitsOpenStreams) {
       {{"/finite",
         [] {
           auto left = std::make_shared<int>(3);
-          HttpAnswer a{200, "text/event-stream", {}, {}, {}};
+          HttpAnswer a{200, "text/event-stream", {}, {}, {}, {}};
           a.stream = [left]() -> std::optional<std::string> {
             if (*left == 0) return std::nullopt;
             return "data: " + std::to_string((*left)--) + "\n\n";
@@ -236,7 +246,7 @@ TEST(HttpServer, StreamsUntilTheStreamEndsAndLimitsOpenStreams) {
         }},
        {"/held",
         [&release, &holding] {
-          HttpAnswer a{200, "text/event-stream", {}, {}, {}};
+          HttpAnswer a{200, "text/event-stream", {}, {}, {}, {}};
           a.stream = [&release, &holding, started = false]() mutable -> std::optional<std::string> {
             if (!started) {
               started = true;
@@ -248,10 +258,7 @@ TEST(HttpServer, StreamsUntilTheStreamEndsAndLimitsOpenStreams) {
           };
           return a;
         }},
-       {"/plain",
-        [] {
-          return HttpAnswer{200, "text/plain", "ok\n", {}, {}};
-        }}},
+       {"/plain", [] { return HttpAnswer{200, "text/plain", "ok\n", {}, {}, {}}; }}},
       HttpServerOptions{4, 1});
   ASSERT_TRUE(server.ok()) << server.error();
   const int port = (*server)->port();

@@ -45,6 +45,9 @@ struct HttpAnswer {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // added to the answer
   HttpStream stream;  // when set, the body is this stream (chunked) and `body` is unused
+  // When set (and `stream` is not), the body is this text, sent without a
+  // copy (a cached answer of megabytes), and `body` is unused.
+  std::shared_ptr<const std::string> shared_body;
 };
 
 // A route's handler: callable with the request, or with nothing.

@@ -25,9 +25,16 @@ constexpr std::size_t kMaxParam = 512;
 std::int64_t Now() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
 metrics::HttpAnswer JsonAnswer(int status, std::string body) {
-  metrics::HttpAnswer a{status, kJson, std::move(body), {}, {}};
+  metrics::HttpAnswer a{status, kJson, std::move(body), {}, {}, {}};
   a.headers.emplace_back("Cache-Control", "no-store");
   a.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  return a;
+}
+
+// A cached text, sent without a copy.
+metrics::HttpAnswer JsonAnswer(int status, std::shared_ptr<const std::string> body) {
+  metrics::HttpAnswer a = JsonAnswer(status, std::string());
+  a.shared_body = std::move(body);
   return a;
 }
 
@@ -109,30 +116,50 @@ metrics::HttpStream EventStream(StatePublisher& states) {
   };
 }
 
-// A text written once per state and second: requests that come in the same
-// second for the same state share it (many open pages, each fetching the
-// summary on each state event) instead of each writing megabytes anew.
+// A text written once per state and second for the requests being answered
+// together: those that come while it is written or sent (many open pages,
+// each fetching the summary on each state event) share it instead of each
+// writing megabytes anew. It is not kept once the last of them is sent: the
+// next second's requests write it anew anyway, and a kept copy would hold
+// megabytes between visits.
 class TextPerState {
  public:
   std::shared_ptr<const std::string> Get(std::uint64_t generation, std::int64_t second,
                                          const std::function<std::string()>& write) {
-    {
-      MutexLock lock(mu_);
-      if (text_ != nullptr && generation_ == generation && second_ == second) return text_;
-    }
-    auto text = std::make_shared<const std::string>(write());
     MutexLock lock(mu_);
+    while (true) {
+      std::shared_ptr<const std::string> text = text_.lock();
+      if (text != nullptr && generation_ == generation && second_ == second) return text;
+      if (!writing_) break;
+      written_.Wait(mu_);  // another request writes it: likely the one wanted
+    }
+    writing_ = true;
+    lock.Unlock();
+    std::shared_ptr<const std::string> text;
+    try {
+      text = std::make_shared<const std::string>(write());
+    } catch (...) {
+      lock.Lock();
+      writing_ = false;
+      written_.NotifyAll();
+      throw;
+    }
+    lock.Lock();
+    writing_ = false;
     generation_ = generation;
     second_ = second;
     text_ = text;
+    written_.NotifyAll();
     return text;
   }
 
  private:
   Mutex mu_;
+  CondVar written_;
+  bool writing_ DRA_GUARDED_BY(mu_) = false;
   std::uint64_t generation_ DRA_GUARDED_BY(mu_) = 0;
   std::int64_t second_ DRA_GUARDED_BY(mu_) = -1;
-  std::shared_ptr<const std::string> text_ DRA_GUARDED_BY(mu_);
+  std::weak_ptr<const std::string> text_ DRA_GUARDED_BY(mu_);
 };
 
 // /metrics: the registry's text, written for each scrape (25 ms for 5,000
@@ -140,7 +167,7 @@ class TextPerState {
 // that come every 15 s or more.
 metrics::HttpHandler MetricsHandler(metrics::Registry& registry) {
   return [&registry] {
-    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}};
+    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}, {}};
   };
 }
 
@@ -153,7 +180,7 @@ void AddApiRoutes(StatePublisher& states, std::map<std::string, metrics::HttpHan
     auto s = states.Current();
     if (s == nullptr) return NotReady();
     const std::int64_t now = Now();
-    return JsonAnswer(200, *cache->Get(s->generation, now, [&] { return SummaryJson(*s, now); }));
+    return JsonAnswer(200, cache->Get(s->generation, now, [&] { return SummaryJson(*s, now); }));
   };
   routes["/api/devices"] = [&states](const metrics::HttpRequest& r) {
     if (auto bad = CheckParams(r, {"node", "pool", "notNodeLocal", "limit"})) {
@@ -187,7 +214,7 @@ void AddApiRoutes(StatePublisher& states, std::map<std::string, metrics::HttpHan
   };
   routes["/api/events"] = [&states](const metrics::HttpRequest& r) {
     if (auto bad = CheckParams(r, {})) return JsonError(400, *bad);
-    metrics::HttpAnswer a{200, "text/event-stream", {}, {}, EventStream(states)};
+    metrics::HttpAnswer a{200, "text/event-stream", {}, {}, EventStream(states), {}};
     a.headers.emplace_back("Cache-Control", "no-store");
     return a;
   };
@@ -201,7 +228,8 @@ std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
   std::map<std::string, metrics::HttpHandler> routes;
   for (const Asset& asset : DashboardAssets()) {
     routes[std::string(asset.path)] = [asset] {
-      metrics::HttpAnswer a{200, std::string(asset.content_type), std::string(asset.body), {}, {}};
+      metrics::HttpAnswer a{200, std::string(asset.content_type), std::string(asset.body), {}, {},
+                            {}};
       // Only dra's own scripts and styles run; nothing from the cluster can.
       a.headers.emplace_back("Content-Security-Policy",
                              "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -215,9 +243,9 @@ std::map<std::string, metrics::HttpHandler> ServeRoutes(StatePublisher& states,
   routes["/metrics"] = MetricsHandler(registry);
   routes["/healthz"] = [&states, &source] {
     if (states.Current() == nullptr || !source.Synced()) {
-      return metrics::HttpAnswer{503, "text/plain; charset=utf-8", "syncing\n", {}, {}};
+      return metrics::HttpAnswer{503, "text/plain; charset=utf-8", "syncing\n", {}, {}, {}};
     }
-    return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n", {}, {}};
+    return metrics::HttpAnswer{200, "text/plain; charset=utf-8", "ok\n", {}, {}, {}};
   };
   AddApiRoutes(states, routes);
   return routes;
