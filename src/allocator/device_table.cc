@@ -1,9 +1,12 @@
 #include "allocator/device_table.h"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace dra::allocator {
 namespace {
@@ -126,6 +129,62 @@ std::string_view DeviceTable::Keep(std::string_view s) {
 
 static_assert(sizeof(NamedAttribute) <= 40, "a distinct attribute is one per device in a fleet");
 
+namespace {
+
+// Distinct entries by hash in one array, probed linearly. Large, it is
+// mapped apart from the heap and goes whole at Seal; a node-based multimap
+// left its 40,000 small blocks (one per distinct uuid) as holes between the
+// entries the table keeps.
+template <class T>
+class HashSlots {
+ public:
+  // The entry with hash `h` for which same(entry) holds; null when none.
+  template <class Same>
+  const T* Find(std::size_t h, Same same) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = Start(h);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (slot.entry == nullptr) return nullptr;
+      if (slot.hash == h && same(*slot.entry)) return slot.entry;
+    }
+  }
+  void Insert(std::size_t h, const T* entry) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
+    Place(h, entry);
+    ++size_;
+  }
+
+ private:
+  struct Slot {
+    std::size_t hash = 0;
+    const T* entry = nullptr;
+  };
+  // Fibonacci hashing: the product's high bits, so that hashes differing
+  // only in high bits spread too.
+  std::size_t Start(std::size_t h) const {
+    return static_cast<std::size_t>((h * 0x9e3779b97f4a7c15ULL) >> shift_);
+  }
+  void Place(std::size_t h, const T* entry) {
+    std::size_t i = Start(h);
+    while (slots_[i].entry != nullptr) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = {h, entry};
+  }
+  void Grow() {
+    std::vector<Slot> old =
+        std::exchange(slots_, std::vector<Slot>(std::max<std::size_t>(16, 2 * slots_.size())));
+    shift_ = 64 - static_cast<unsigned>(std::countr_zero(slots_.size()));
+    for (const Slot& slot : old) {
+      if (slot.entry != nullptr) Place(slot.hash, slot.entry);
+    }
+  }
+
+  std::vector<Slot> slots_;  // a power of two long, at most 3/4 used
+  std::size_t size_ = 0;
+  unsigned shift_ = 63;
+};
+
+}  // namespace
+
 struct DeviceTable::Distinct {
   std::unordered_set<std::string_view> names;  // in text_
   // Name records by (name in text_, driver for a name without a domain,
@@ -139,8 +198,8 @@ struct DeviceTable::Distinct {
   };
   std::unordered_map<std::pair<const char*, const char*>, const AttributeName*, PairHash>
       name_records;
-  std::unordered_multimap<std::size_t, const NamedAttribute*> attributes;
-  std::unordered_multimap<std::size_t, const NamedCapacity*> capacities;
+  HashSlots<NamedAttribute> attributes;
+  HashSlots<NamedCapacity> capacities;
 };
 
 DeviceTable::DeviceTable(bool hide_multiple_allocations)
@@ -177,12 +236,10 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
   for (const auto& [name, a] : d.attributes) {
     const bool has_domain = name.find('/') != std::string::npos;
     const std::size_t h = AttributeHash(driver, name, a);
-    const NamedAttribute* found = nullptr;
-    for (auto [it, end] = distinct_->attributes.equal_range(h); it != end && !found; ++it) {
-      const NamedAttribute& e = *it->second;
+    const NamedAttribute* found = distinct_->attributes.Find(h, [&](const NamedAttribute& e) {
       const bool same_domain_rule = has_domain || e.domain().data() == driver.data();
-      if (e.name() == name && same_domain_rule && SameAttribute(e, a)) found = &e;
-    }
+      return e.name() == name && same_domain_rule && SameAttribute(e, a);
+    });
     if (found == nullptr) {
       NamedAttribute& e = *attributes_.Append();
       e.names = NameRecord(name, has_domain, driver);
@@ -200,7 +257,7 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
         e.value = cel::ViewAttribute(kept->attribute, kept->storage);
         e.kept = std::move(kept);
       }
-      distinct_->attributes.emplace(h, &e);
+      distinct_->attributes.Insert(h, &e);
       found = &e;
     }
     attribute_refs_.push_back(found);
@@ -209,13 +266,11 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
     std::size_t h = Hash(driver);
     Mix(h, Hash(name));
     Mix(h, Hash(c.value.String()));
-    const NamedCapacity* found = nullptr;
-    for (auto [it, end] = distinct_->capacities.equal_range(h); it != end && !found; ++it) {
-      const NamedCapacity& e = *it->second;
+    const NamedCapacity* found = distinct_->capacities.Find(h, [&](const NamedCapacity& e) {
       const bool same_domain_rule =
           name.find('/') != std::string::npos || e.domain.data() == driver.data();
-      if (e.name == name && same_domain_rule && SameCapacity(e.capacity, c)) found = &e;
-    }
+      return e.name == name && same_domain_rule && SameCapacity(e.capacity, c);
+    });
     if (found == nullptr) {
       NamedCapacity& e = capacities_.emplace_back();
       e.name = name;
@@ -223,7 +278,7 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
       cel::QualifiedName q = cel::SplitQualifiedName(e.name, driver);
       e.domain = q.domain;
       e.id = q.id;
-      distinct_->capacities.emplace(h, &e);
+      distinct_->capacities.Insert(h, &e);
       found = &e;
     }
     capacity_refs_.push_back(found);
