@@ -75,9 +75,11 @@ Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, c
       closest.clear();
     }
     explaining->rejected_before_filter = false;
-    explaining->nodes.reserve(n);
+    const bool every_node = pod_explain_options == nullptr || pod_explain_options->every_node;
+    if (every_node) explaining->nodes.reserve(n);
     for (std::size_t node = 0; node < n; ++node) {
       NodeResult& r = node_results[node];
+      if (!every_node && !r.explanation) continue;
       explaining->nodes.push_back({cluster.nodes[node].metadata.name, r.feasible, r.reasons,
                                    r.unresolvable, std::move(r.explanation)});
     }

@@ -1,6 +1,7 @@
 // ExplainOptions::distance: ExplainPod keeps the explanations of only the
 // `keep` closest nodes (ties in cluster order), and the verdict is otherwise
-// the one made with every explanation kept.
+// the one made with every explanation kept; without every_node it lists
+// those nodes alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,6 +73,19 @@ TEST(ExplainOptionsTest, KeepsOnlyTheClosestExplanations) {
             EXPECT_EQ(b.explanation->summary, a.explanation->summary);
           }
         }
+        // Without every_node: those explained nodes alone, in cluster order.
+        options.every_node = false;
+        Result<PodVerdict> few = s.ExplainPod(ns, name, options);
+        ASSERT_TRUE(few.ok()) << few.error();
+        std::vector<std::string> kept_nodes, few_nodes;
+        for (const NodeVerdict& n : some->nodes) {
+          if (n.explanation) kept_nodes.push_back(n.node + ": " + n.explanation->summary);
+        }
+        for (const NodeVerdict& n : few->nodes) {
+          few_nodes.push_back(n.node + ": " + (n.explanation ? n.explanation->summary : "none"));
+        }
+        EXPECT_EQ(few_nodes, kept_nodes);
+        EXPECT_EQ(few->verdict, all->verdict);
       }
     }
   }

@@ -104,6 +104,9 @@ struct ExplainOptions {
   // Called from the scheduler's worker threads, several at once.
   std::function<std::uint64_t(const allocator::Explanation&)> distance;
   std::size_t keep = 1;
+  // False: PodVerdict::nodes lists only the nodes that kept an explanation,
+  // for a caller that reads nothing else of them.
+  bool every_node = true;
 };
 
 struct NodeVerdict {
@@ -131,7 +134,8 @@ struct PodVerdict {
   // Every node in cluster order, when Filter ran. For a Scheduled pod, the
   // pod tried again in the state without it (its share of the node and the
   // allocations only it holds set aside): which nodes would fit it now, its
-  // own among them or not.
+  // own among them or not. Only the explained ones without
+  // ExplainOptions::every_node.
   std::vector<NodeVerdict> nodes;
   // Scheduled: each claim's allocation; Schedulable: what Reserve would
   // write. Keys are "namespace/name" (the extended-resource claim of a

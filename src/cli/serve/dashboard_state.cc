@@ -517,6 +517,7 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
   scheduler::ExplainOptions closest_only;
   closest_only.distance = explain::Distance;
   closest_only.keep = 1;
+  closest_only.every_node = false;
   const auto nodes = static_cast<std::int64_t>(sched.nodes().size());
   for (PendingPod& p : pending) {
     const scheduler::PodRecord* r = sched.FindPod(p.namespace_, p.name);

@@ -57,7 +57,10 @@ void WaitingExplainer::Run() {
     const auto start = std::chrono::steady_clock::now();
     auto explained = std::make_shared<Explained>();
     if (!WaitingPods(*objects).empty()) {
-      explained->pods = ExplainWaiting(Unpack(*objects, ExplainerUnpackOptions()), gates_);
+      scheduler::Cluster cluster = Unpack(*objects, ExplainerUnpackOptions());
+      // The cluster holds what it still needs of the objects.
+      objects.reset();
+      explained->pods = ExplainWaiting(std::move(cluster), gates_);
     }
     objects.reset();
     explained->generation = generation;
