@@ -71,7 +71,8 @@ Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, c
     {
       MutexLock lock(closest_mu);
       for (CloseExplanation& c : closest)
-        node_results[c.node].explanation = std::move(c.explanation);
+        node_results[c.node].explanation =
+            std::make_unique<allocator::Explanation>(std::move(c.explanation));
       closest.clear();
     }
     explaining->rejected_before_filter = false;
@@ -80,8 +81,9 @@ Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, c
     for (std::size_t node = 0; node < n; ++node) {
       NodeResult& r = node_results[node];
       if (!every_node && !r.explanation) continue;
-      explaining->nodes.push_back({cluster.nodes[node].metadata.name, r.feasible, r.reasons,
-                                   r.unresolvable, std::move(r.explanation)});
+      explaining->nodes.push_back(
+          {cluster.nodes[node].metadata.name, r.feasible, r.reasons, r.unresolvable,
+           r.explanation ? std::optional(std::move(*r.explanation)) : std::nullopt});
     }
   }
   stats.allocate_calls += shared.allocate_calls.load();
@@ -207,7 +209,7 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
           if (pod_explain_options != nullptr && pod_explain_options->distance) {
             OfferExplanation(node, std::move(why.explanation));
           } else {
-            r.explanation = std::move(why.explanation);
+            r.explanation = std::make_unique<allocator::Explanation>(std::move(why.explanation));
           }
         }
       }
@@ -218,7 +220,7 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
       if (ar.node_local_error) {
         r.dra_failed = true;
       } else {
-        r.error = Error{ar.error};
+        r.error = std::make_unique<Error>(Error{ar.error});
       }
       return false;
   }

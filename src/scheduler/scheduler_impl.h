@@ -72,7 +72,9 @@ struct NodeResult {
   // NodeResourcesFit) and whether preemption could not help there.
   std::vector<std::string> reasons;
   bool unresolvable = false;
-  std::optional<Error> error;  // a framework error: aborts the pod's attempt
+  // A framework error: aborts the pod's attempt. Held apart, as the
+  // explanation below: a result per node is kept for every node.
+  std::unique_ptr<Error> error;
   std::vector<api::AllocationResult> allocations;
   // DynamicResources' raw score of the claims Filter allocated (prioritized lists).
   std::int64_t dra_score = 0;
@@ -84,7 +86,7 @@ struct NodeResult {
   // Shared between the nodes that need the same variant.
   std::shared_ptr<const api::ResourceClaim> extended;
   // ExplainPod only: the allocator's explanation where DRA rejected the node.
-  std::optional<allocator::Explanation> explanation;
+  std::unique_ptr<allocator::Explanation> explanation;
 
   // DynamicResources rejects with UnschedulableAndUnresolvable only.
   void Reject(std::string reason) {
