@@ -45,9 +45,9 @@ void WriteUse(json::Writer& w, std::string_view name, const Use& use) {
   w.EndObject();
 }
 
-void WriteUses(json::Writer& w, const std::map<std::string, Use>& uses) {
+void WriteUses(json::Writer& w, const DashboardState& s, std::span<const NamedUse> uses) {
   w.BeginArray();
-  for (const auto& [name, use] : uses) WriteUse(w, name, use);
+  for (const NamedUse& u : uses) WriteUse(w, s.Text(u.name), u.use);
   w.EndArray();
 }
 
@@ -147,16 +147,16 @@ void WritePools(json::Writer& w, const DashboardState& s) {
   w.BeginArray();
   for (const PoolSummary& p : s.pools) {
     w.BeginObject();
-    w.Key("driver").String(p.driver);
-    w.Key("pool").String(p.pool);
-    w.Key("node").String(p.node);
+    w.Key("driver").String(s.Text(p.driver));
+    w.Key("pool").String(s.Text(p.pool));
+    w.Key("node").String(s.Text(p.node));
     w.Key("complete").Bool(p.complete);
     w.Key("devices");
     WriteTallyObject(w, p.devices);
     w.Key("counters");
-    WriteUses(w, p.counters);
+    WriteUses(w, s, s.Counters(p));
     w.Key("capacity");
-    WriteUses(w, p.capacity);
+    WriteUses(w, s, s.Capacity(p));
     w.EndObject();
   }
   w.EndArray();
@@ -169,7 +169,7 @@ void WriteNodes(json::Writer& w, const DashboardState& s) {
     if (n.devices.total() == 0) {
       ++without_devices;
     } else {
-      WriteNamedTally(w, n.name, n.devices);
+      WriteNamedTally(w, s.Text(n.name), n.devices);
     }
   }
   w.EndArray();
@@ -298,10 +298,12 @@ std::string SearchJson(const DashboardState& s, const std::string& query, std::s
   };
   if (!q.empty()) {
     for (const NodeSummary& n : s.nodes) {
-      if (n.devices.total() > 0 && match(n.name)) add("node", n.name, n.name, "");
+      const std::string name(s.Text(n.name));
+      if (n.devices.total() > 0 && match(name)) add("node", name, name, "");
     }
     for (const PoolSummary& p : s.pools) {
-      if (match(p.driver + "/" + p.pool)) add("pool", p.driver + "/" + p.pool, p.node, "");
+      const std::string id = std::string(s.Text(p.driver)) + "/" + std::string(s.Text(p.pool));
+      if (match(id)) add("pool", id, std::string(s.Text(p.node)), "");
     }
     for (const DeviceCell& d : s.devices) {
       const std::string_view node = s.Text(d.node), uuid = s.Text(d.uuid);

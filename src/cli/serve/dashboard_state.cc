@@ -243,11 +243,13 @@ void ComputePool(const get::PoolSlices& pool, const std::vector<ClassMatcher>& c
     }
   }
   PoolSummary summary;
-  summary.driver = pool.driver;
-  summary.pool = pool.pool;
   summary.complete = pool.complete();
   const TextTable::Id driver = out.texts.Intern(pool.driver);
   const TextTable::Id pool_name = out.texts.Intern(pool.pool);
+  summary.driver = driver;
+  summary.pool = pool_name;
+  std::string_view node;
+  std::map<std::string, Use> counters, capacity;
   std::size_t i = 0;
   for (const api::ResourceSlice* slice : pool.slices) {
     for (const api::Device& device : slice->spec.devices) {
@@ -255,10 +257,10 @@ void ComputePool(const get::PoolSlices& pool, const std::vector<ClassMatcher>& c
       if (cell.state == DeviceState::kFree) {
         cell.blocked_by_counters = !get::FitsCounters(ledger, device, &cell.partially_consumed);
       }
-      if (summary.node.empty() && !cell.node.empty()) summary.node = cell.node;
+      if (node.empty() && !cell.node.empty()) node = cell.node;
       summary.devices.Count(cell.state, cell.partially_consumed, cell.blocked_by_counters);
       if (!classes.empty()) {
-        const cel::ApiDeviceView view(device, summary.driver);
+        const cel::ApiDeviceView view(device, pool.driver);
         const bool valid = cel::ValidateDeviceAttributes(view).ok();
         for (const ClassMatcher& m : classes) {
           if (m.Matches(view, valid)) {
@@ -267,14 +269,21 @@ void ComputePool(const get::PoolSlices& pool, const std::vector<ClassMatcher>& c
           }
         }
       }
-      for (const auto& [name, use] : cell.capacity) AddUse(summary.capacity, name, use);
+      for (const auto& [name, use] : cell.capacity) AddUse(capacity, name, use);
       AddCell(cell, driver, pool_name, out);
     }
   }
-  for (const auto& [set, counters] : ledger) {
-    for (const auto& [name, use] : counters) AddUse(summary.counters, name, use);
+  for (const auto& [set, set_counters] : ledger) {
+    for (const auto& [name, use] : set_counters) AddUse(counters, name, use);
   }
-  out.pools.push_back(std::move(summary));
+  summary.node = out.texts.Intern(node);
+  summary.uses = static_cast<std::uint32_t>(out.pool_uses.size());
+  summary.counters = static_cast<std::uint16_t>(counters.size());
+  summary.capacities = static_cast<std::uint16_t>(capacity.size());
+  for (const auto* uses : {&counters, &capacity}) {
+    for (const auto& [name, use] : *uses) out.pool_uses.push_back({out.texts.Intern(name), use});
+  }
+  out.pools.push_back(summary);
 }
 
 // `cluster` has every kind but slices; those are decoded a pool at a time,
@@ -314,18 +323,22 @@ void ComputeDevices(const scheduler::Cluster& cluster, const KeptCluster& kept,
 }
 
 void ComputeNodes(const KeptCluster& kept, DashboardState& out) {
-  std::map<std::string, NodeSummary> nodes;
-  for (const KeptPtr& n : kept.nodes)
-    nodes[std::string(Summary(*n))].name = std::string(Summary(*n));
+  // By name; the views are into the table, which the interning below may
+  // move: they are made only once every name is in.
+  std::vector<TextTable::Id> ids;
+  ids.reserve(kept.nodes.size());
+  for (const KeptPtr& n : kept.nodes) ids.push_back(out.texts.Intern(Summary(*n)));
+  std::map<std::string_view, NodeSummary> nodes;
+  for (TextTable::Id id : ids) nodes[out.Text(id)].name = id;
   for (const DeviceCell& cell : out.devices) {
     out.total.Count(cell);
     if (cell.node == TextTable::kEmpty) continue;
-    const std::string name(out.Text(cell.node));
-    NodeSummary& n = nodes[name];
-    n.name = name;
+    NodeSummary& n = nodes[out.Text(cell.node)];
+    n.name = cell.node;
     n.devices.Count(cell);
   }
-  for (auto& [name, n] : nodes) out.nodes.push_back(std::move(n));
+  out.nodes.reserve(nodes.size());
+  for (const auto& [name, n] : nodes) out.nodes.push_back(n);
 }
 
 // Claims by state, and one join row per allocated device and reserving pod.

@@ -74,18 +74,20 @@ struct Tally {
   }
 };
 
+// A pool; texts are ids in the state's table (node "" when not node-local).
 struct PoolSummary {
-  std::string driver, pool, node;  // node "" when not node-local
-  bool complete = true;            // every slice of the newest generation present
+  TextTable::Id driver = 0, pool = 0, node = 0;
+  bool complete = true;  // every slice of the newest generation present
   Tally devices;
-  // Shared counters summed over the pool's counter sets, by counter name.
-  std::map<std::string, Use> counters;
-  // Consumable capacity of shared devices, by capacity name.
-  std::map<std::string, Use> capacity;
+  // Its shared counters summed over its counter sets, by counter name, then
+  // the consumable capacity of its shared devices, by capacity name:
+  // DashboardState::Counters and Capacity.
+  std::uint32_t uses = 0;  // start in DashboardState::pool_uses
+  std::uint16_t counters = 0, capacities = 0;
 };
 
 struct NodeSummary {
-  std::string name;
+  TextTable::Id name = 0;  // in the state's table
   Tally devices;
 };
 
@@ -136,9 +138,10 @@ struct DashboardState {
 
   // Sorted by (node, driver, pool, name); devices that are not node-local last.
   std::vector<DeviceCell> devices;
-  TextTable texts;                            // the texts of devices and pod_devices
+  TextTable texts;                            // the texts of devices, pools, nodes, pod_devices
   std::vector<TextTable::Id> refs;            // the cells' claims, pods and taints
   std::vector<NamedUse> capacities;           // the shared cells' capacity
+  std::vector<NamedUse> pool_uses;            // the pools' counters and capacity
   std::vector<PoolSummary> pools;             // by (driver, pool)
   std::vector<NodeSummary> nodes;             // every Node and every node a device names, by name
   std::map<std::string, Tally> classes;       // by DeviceClass name
@@ -160,6 +163,12 @@ struct DashboardState {
   }
   std::span<const NamedUse> Capacity(const DeviceCell& d) const {
     return {capacities.data() + d.capacity, d.capacities};
+  }
+  std::span<const NamedUse> Counters(const PoolSummary& p) const {
+    return {pool_uses.data() + p.uses, p.counters};
+  }
+  std::span<const NamedUse> Capacity(const PoolSummary& p) const {
+    return {pool_uses.data() + p.uses + p.counters, p.capacities};
   }
   // "driver/pool/name"
   std::string DeviceName(const DeviceCell& d) const;

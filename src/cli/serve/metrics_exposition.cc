@@ -49,42 +49,43 @@ void RegisterWritten(metrics::Registry& r, const std::shared_ptr<Exposed>& expos
                      bool per_device) {
   const std::vector<std::string> pool = {"driver", "pool", "node"};
   auto state = [exposed] { return exposed->state.get(); };
-  r.Written(
-      "dra_devices",
-      "Devices of the newest generation of each pool by state (free, allocated, "
-      "tainted); each device counts once, allocated before tainted",
-      metrics::Type::kGauge, {"driver", "pool", "node", "state"},
-      [state](metrics::SampleWriter& w) {
-        if (const DashboardState* s = state()) {
-          for (const PoolSummary& p : s->pools) {
-            const auto& t = p.devices;
-            w.Write({p.driver, p.pool, p.node, "free"}, static_cast<double>(t.free));
-            w.Write({p.driver, p.pool, p.node, "allocated"}, static_cast<double>(t.allocated));
-            w.Write({p.driver, p.pool, p.node, "tainted"}, static_cast<double>(t.tainted));
-          }
-        }
-      });
-  r.Written(
-      "dra_devices_partially_consumed",
-      "Free devices drawing on a shared counter that allocated devices partly consume",
-      metrics::Type::kGauge, pool, [state](metrics::SampleWriter& w) {
-        if (const DashboardState* s = state()) {
-          for (const PoolSummary& p : s->pools) {
-            w.Write({p.driver, p.pool, p.node}, static_cast<double>(p.devices.partially_consumed));
-          }
-        }
-      });
-  r.Written(
-      "dra_devices_blocked_by_counters",
-      "Free devices that no longer fit: allocated devices left too little of a shared "
-      "counter they need",
-      metrics::Type::kGauge, pool, [state](metrics::SampleWriter& w) {
-        if (const DashboardState* s = state()) {
-          for (const PoolSummary& p : s->pools) {
-            w.Write({p.driver, p.pool, p.node}, static_cast<double>(p.devices.blocked_by_counters));
-          }
-        }
-      });
+  r.Written("dra_devices",
+            "Devices of the newest generation of each pool by state (free, allocated, "
+            "tainted); each device counts once, allocated before tainted",
+            metrics::Type::kGauge, {"driver", "pool", "node", "state"},
+            [state](metrics::SampleWriter& w) {
+              if (const DashboardState* s = state()) {
+                for (const PoolSummary& p : s->pools) {
+                  const auto& t = p.devices;
+                  const std::string_view driver = s->Text(p.driver), pool = s->Text(p.pool),
+                                         node = s->Text(p.node);
+                  w.Write({driver, pool, node, "free"}, static_cast<double>(t.free));
+                  w.Write({driver, pool, node, "allocated"}, static_cast<double>(t.allocated));
+                  w.Write({driver, pool, node, "tainted"}, static_cast<double>(t.tainted));
+                }
+              }
+            });
+  r.Written("dra_devices_partially_consumed",
+            "Free devices drawing on a shared counter that allocated devices partly consume",
+            metrics::Type::kGauge, pool, [state](metrics::SampleWriter& w) {
+              if (const DashboardState* s = state()) {
+                for (const PoolSummary& p : s->pools) {
+                  w.Write({s->Text(p.driver), s->Text(p.pool), s->Text(p.node)},
+                          static_cast<double>(p.devices.partially_consumed));
+                }
+              }
+            });
+  r.Written("dra_devices_blocked_by_counters",
+            "Free devices that no longer fit: allocated devices left too little of a shared "
+            "counter they need",
+            metrics::Type::kGauge, pool, [state](metrics::SampleWriter& w) {
+              if (const DashboardState* s = state()) {
+                for (const PoolSummary& p : s->pools) {
+                  w.Write({s->Text(p.driver), s->Text(p.pool), s->Text(p.node)},
+                          static_cast<double>(p.devices.blocked_by_counters));
+                }
+              }
+            });
   r.Written("dra_pod_device_info",
             "1 for each device allocated to a claim a pod reserves; uuid is the device's uuid "
             "attribute, to join GPU monitoring",
@@ -166,13 +167,16 @@ double Number(const api::Quantity& q) { return q.AsApproximateDouble(); }
 void Collect(const Families& f, const DashboardState& s) {
   for (metrics::Family* family : f.All()) family->Clear();
   for (const PoolSummary& p : s.pools) {
-    for (const auto& [name, use] : p.counters) {
-      f.counter_capacity->Set({p.driver, p.pool, p.node, name}, Number(use.total));
-      f.counter_consumed->Set({p.driver, p.pool, p.node, name}, Number(use.consumed));
+    const std::string driver(s.Text(p.driver)), pool(s.Text(p.pool)), node(s.Text(p.node));
+    for (const NamedUse& u : s.Counters(p)) {
+      const std::string name(s.Text(u.name));
+      f.counter_capacity->Set({driver, pool, node, name}, Number(u.use.total));
+      f.counter_consumed->Set({driver, pool, node, name}, Number(u.use.consumed));
     }
-    for (const auto& [name, use] : p.capacity) {
-      f.capacity->Set({p.driver, p.pool, p.node, name}, Number(use.total));
-      f.capacity_consumed->Set({p.driver, p.pool, p.node, name}, Number(use.consumed));
+    for (const NamedUse& u : s.Capacity(p)) {
+      const std::string name(s.Text(u.name));
+      f.capacity->Set({driver, pool, node, name}, Number(u.use.total));
+      f.capacity_consumed->Set({driver, pool, node, name}, Number(u.use.consumed));
     }
   }
   for (const auto& [name, t] : s.classes) {
