@@ -177,7 +177,7 @@ class Planner {
                                            nullptr, inv_.features().fractional_capacity_range);
           if (!fits.ok()) {
             return fits.failure().WithPrefix(prefix + "checking capacity for device " +
-                                             std::string(inv_.devices()[d].name) + ": ");
+                                             std::string(inv_.device_name(d)) + ": ");
           }
           if (!*fits) continue;
         }

@@ -144,6 +144,7 @@ void Inventory::IndexSlices() {
   pool_names_.shrink_to_fit();
   slice_extras_.shrink_to_fit();
   extras_.shrink_to_fit();
+  device_names_.shrink_to_fit();
   for (const api::DeviceClass& c : snapshot_.classes) classes_.emplace(c.metadata.name, &c);
 }
 
@@ -182,7 +183,10 @@ void Inventory::RecordSlice(api::ResourceSlice& s, Recording& recording) {
   if (has_counters) counter_slices_.push_back(slice_index);
   for (const api::Device& d : s.spec.devices) {
     DeviceRecord dev{};
-    dev.name = Intern(d.name);
+    const std::string_view name = Intern(d.name);
+    auto [id, inserted] = recording.name_ids.try_emplace(name, device_names_.size());
+    if (inserted) device_names_.push_back(name);
+    dev.name_id = id->second;
     dev.slice = slice_index;
     dev.extra = HasExtra(d) ? AddExtra(d, recording.distinct_extras) : kNoIndex;
     dev.attribute_error = kNoIndex;
@@ -244,9 +248,9 @@ void Inventory::SortByName() {
     auto first = pool_devices_.begin() + pool_device_begin_[p];
     auto last = pool_devices_.begin() + pool_device_begin_[p + 1];
     std::stable_sort(first, last,
-                     [&](Index a, Index b) { return devices_[a].name < devices_[b].name; });
+                     [&](Index a, Index b) { return device_name(a) < device_name(b); });
     for (auto it = first; it != last && it + 1 != last; ++it) {
-      if (devices_[*it].name == devices_[*(it + 1)].name) same_id_next_[*it] = *(it + 1);
+      if (devices_[*it].name_id == devices_[*(it + 1)].name_id) same_id_next_[*it] = *(it + 1);
     }
   }
   pools_by_name_.resize(pools);
@@ -290,14 +294,14 @@ Index Inventory::FindDevice(std::string_view driver, std::string_view pool,
   }
   auto first = pool_devices_.begin() + pool_device_begin_[*p];
   auto last = pool_devices_.begin() + pool_device_begin_[*p + 1];
-  auto it = std::lower_bound(
-      first, last, device, [&](Index d, std::string_view name) { return devices_[d].name < name; });
-  return it != last && devices_[*it].name == device ? *it : kNoIndex;
+  auto it = std::lower_bound(first, last, device,
+                             [&](Index d, std::string_view name) { return device_name(d) < name; });
+  return it != last && device_name(*it) == device ? *it : kNoIndex;
 }
 
 std::string Inventory::DeviceIdString(Index device) const {
   const PoolName& pool = pool_names_[slices_[devices_[device].slice].pool];
-  return Key(pool.driver, pool.name, devices_[device].name);
+  return Key(pool.driver, pool.name, device_name(device));
 }
 
 std::size_t Inventory::bytes() const {
@@ -305,6 +309,7 @@ std::size_t Inventory::bytes() const {
   return slices_.capacity() * sizeof(SliceRecord) + devices_.capacity() * sizeof(DeviceRecord) +
          extras_.capacity() * sizeof(DeviceExtra) + slice_extras_.capacity() * sizeof(SliceExtra) +
          pool_names_.capacity() * sizeof(PoolName) +
+         device_names_.capacity() * sizeof(std::string_view) +
          (same_id_next_.capacity() + pools_by_name_.capacity() + pool_slice_begin_.capacity() +
           pool_slices_.capacity() + pool_device_begin_.capacity() + pool_devices_.capacity() +
           slices_by_node_.capacity()) *

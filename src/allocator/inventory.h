@@ -67,7 +67,7 @@ struct DeviceExtra {
 };
 
 struct DeviceRecord {
-  std::string_view name;  // interned
+  Index name_id;  // its name: Inventory::device_name (names are few, devices many)
   Index slice;
   Index extra;                  // into the Inventory's extras; kNoIndex: none
   Index attribute_error;        // into the Inventory's errors; kNoIndex: none
@@ -108,6 +108,9 @@ class Inventory {
     const Index e = slices_[slice].extra;
     return e == kNoIndex ? kNoSliceExtra : slice_extras_[e];
   }
+  std::string_view device_name(Index device) const {
+    return device_names_[devices_[device].name_id];
+  }
   std::string_view driver(Index device) const {
     return pool_names_[slices_[devices_[device].slice].pool].driver;
   }
@@ -143,6 +146,7 @@ class Inventory {
   struct Recording {
     std::unordered_map<std::string, Index> pool_ids;  // driver '\0' pool name
     std::unordered_multimap<std::size_t, Index> distinct_extras;
+    std::unordered_map<std::string_view, Index> name_ids;  // into device_names_
   };
   void RecordSlice(api::ResourceSlice& slice, Recording& recording);
   // Indexes the recorded slices; its steps, in order:
@@ -159,6 +163,7 @@ class Inventory {
   std::vector<SliceRecord> slices_;
   std::vector<SliceExtra> slice_extras_;
   std::vector<DeviceRecord> devices_;
+  std::vector<std::string_view> device_names_;  // distinct, interned
   std::vector<DeviceExtra> extras_;
   std::vector<std::string> attribute_errors_;
   std::unique_ptr<DeviceTable> table_;

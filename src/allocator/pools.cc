@@ -43,7 +43,7 @@ Status Validate(const Inventory& inv, Pool& pool, const std::vector<Index>& coun
   for (Index s : pool.slices) {
     const SliceRecord& r = inv.slices()[s];
     for (Index d = r.first_device; d < r.first_device + r.device_count; ++d) {
-      const std::string_view name = inv.devices()[d].name;
+      const std::string_view name = inv.device_name(d);
       if (!names.insert(name).second) return Error{"duplicate device name " + std::string(name)};
     }
   }

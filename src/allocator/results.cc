@@ -13,7 +13,7 @@ api::DeviceRequestAllocationResult DeviceResult(const Inventory& inv, const Pick
   r.request = pick.entry->name;
   r.driver = pool.driver;
   r.pool = pool.name;
-  r.device = rec.name;
+  r.device = inv.device_name(pick.device);
   if (pick.entry->admin_access) r.admin_access = true;
   if (!pick.entry->tolerations->empty()) r.tolerations = *pick.entry->tolerations;
   if (!pick.share_id.empty()) r.share_id = pick.share_id;
