@@ -117,7 +117,7 @@ std::vector<std::string> Intersect(const std::vector<std::string>& a,
 
 }  // namespace
 
-const NamedAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
+const NamedAttribute* LookupAttribute(const DeviceTable::AttributeRefs& device,
                                       std::string_view driver, const std::string& name) {
   auto find = [&](std::string_view n) -> const NamedAttribute* {
     for (const NamedAttribute* a : device) {

@@ -49,7 +49,7 @@ class Constraint {
 };
 
 // The attribute a fully qualified name refers to on a device of `driver`.
-const NamedAttribute* LookupAttribute(std::span<const NamedAttribute* const> device,
+const NamedAttribute* LookupAttribute(const DeviceTable::AttributeRefs& device,
                                       std::string_view driver, const std::string& name);
 
 }  // namespace dra::allocator

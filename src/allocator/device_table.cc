@@ -106,6 +106,7 @@ T* DeviceTable::Chunked<T, kChunk>::Append(std::size_t n) {
     // so that the room left in the last one stays in use.
     auto own = std::make_unique<T[]>(n);
     T* out = own.get();
+    appended_ += n;
     chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(own));
     bytes_ += n * sizeof(T);
     return out;
@@ -117,6 +118,7 @@ T* DeviceTable::Chunked<T, kChunk>::Append(std::size_t n) {
   }
   T* out = chunks_.back().get() + used_;
   used_ += n;
+  appended_ += n;
   return out;
 }
 
@@ -134,21 +136,21 @@ namespace {
 // Distinct entries by hash in one array, probed linearly. Large, it is
 // mapped apart from the heap and goes whole at Seal; a node-based multimap
 // left its 40,000 small blocks (one per distinct uuid) as holes between the
-// entries the table keeps.
-template <class T>
+// entries the table keeps. V names an entry; kNone is no entry.
+template <class V, V kNone>
 class HashSlots {
  public:
-  // The entry with hash `h` for which same(entry) holds; null when none.
+  // The entry with hash `h` for which same(entry) holds; kNone when none.
   template <class Same>
-  const T* Find(std::size_t h, Same same) const {
-    if (slots_.empty()) return nullptr;
+  V Find(std::size_t h, Same same) const {
+    if (slots_.empty()) return kNone;
     for (std::size_t i = Start(h);; i = (i + 1) & (slots_.size() - 1)) {
       const Slot& slot = slots_[i];
-      if (slot.entry == nullptr) return nullptr;
-      if (slot.hash == h && same(*slot.entry)) return slot.entry;
+      if (slot.entry == kNone) return kNone;
+      if (slot.hash == h && same(slot.entry)) return slot.entry;
     }
   }
-  void Insert(std::size_t h, const T* entry) {
+  void Insert(std::size_t h, V entry) {
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
     Place(h, entry);
     ++size_;
@@ -157,16 +159,16 @@ class HashSlots {
  private:
   struct Slot {
     std::size_t hash = 0;
-    const T* entry = nullptr;
+    V entry = kNone;
   };
   // Fibonacci hashing: the product's high bits, so that hashes differing
   // only in high bits spread too.
   std::size_t Start(std::size_t h) const {
     return static_cast<std::size_t>((h * 0x9e3779b97f4a7c15ULL) >> shift_);
   }
-  void Place(std::size_t h, const T* entry) {
+  void Place(std::size_t h, V entry) {
     std::size_t i = Start(h);
-    while (slots_[i].entry != nullptr) i = (i + 1) & (slots_.size() - 1);
+    while (slots_[i].entry != kNone) i = (i + 1) & (slots_.size() - 1);
     slots_[i] = {h, entry};
   }
   void Grow() {
@@ -174,7 +176,7 @@ class HashSlots {
         std::exchange(slots_, std::vector<Slot>(std::max<std::size_t>(16, 2 * slots_.size())));
     shift_ = 64 - static_cast<unsigned>(std::countr_zero(slots_.size()));
     for (const Slot& slot : old) {
-      if (slot.entry != nullptr) Place(slot.hash, slot.entry);
+      if (slot.entry != kNone) Place(slot.hash, slot.entry);
     }
   }
 
@@ -182,6 +184,8 @@ class HashSlots {
   std::size_t size_ = 0;
   unsigned shift_ = 63;
 };
+
+constexpr DeviceTable::Index kNoAttribute = ~DeviceTable::Index{0};
 
 }  // namespace
 
@@ -198,8 +202,8 @@ struct DeviceTable::Distinct {
   };
   std::unordered_map<std::pair<const char*, const char*>, const AttributeName*, PairHash>
       name_records;
-  HashSlots<NamedAttribute> attributes;
-  HashSlots<NamedCapacity> capacities;
+  HashSlots<Index, kNoAttribute> attributes;  // entry numbers
+  HashSlots<const NamedCapacity*, nullptr> capacities;
 };
 
 DeviceTable::DeviceTable(bool hide_multiple_allocations)
@@ -236,11 +240,13 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
   for (const auto& [name, a] : d.attributes) {
     const bool has_domain = name.find('/') != std::string::npos;
     const std::size_t h = AttributeHash(driver, name, a);
-    const NamedAttribute* found = distinct_->attributes.Find(h, [&](const NamedAttribute& e) {
+    Index number = distinct_->attributes.Find(h, [&](Index n) {
+      const NamedAttribute& e = *Attribute(n);
       const bool same_domain_rule = has_domain || e.domain().data() == driver.data();
       return e.name() == name && same_domain_rule && SameAttribute(e, a);
     });
-    if (found == nullptr) {
+    if (number == kNoAttribute) {
+      number = static_cast<Index>(attributes_.appended());
       NamedAttribute& e = *attributes_.Append();
       e.names = NameRecord(name, has_domain, driver);
       if (IsOneScalar(a)) {
@@ -257,16 +263,16 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
         e.value = cel::ViewAttribute(kept->attribute, kept->storage);
         e.kept = std::move(kept);
       }
-      distinct_->attributes.Insert(h, &e);
-      found = &e;
+      distinct_->attributes.Insert(h, number);
     }
-    attribute_refs_.push_back(found);
+    attribute_refs_.push_back(number);
   }
   for (const auto& [name, c] : d.capacity) {
     std::size_t h = Hash(driver);
     Mix(h, Hash(name));
     Mix(h, Hash(c.value.String()));
-    const NamedCapacity* found = distinct_->capacities.Find(h, [&](const NamedCapacity& e) {
+    const NamedCapacity* found = distinct_->capacities.Find(h, [&](const NamedCapacity* entry) {
+      const NamedCapacity& e = *entry;
       const bool same_domain_rule =
           name.find('/') != std::string::npos || e.domain.data() == driver.data();
       return e.name == name && same_domain_rule && SameCapacity(e.capacity, c);
@@ -303,7 +309,7 @@ std::size_t DeviceTable::bytes() const {
   constexpr std::size_t kEntryHeap = 64;
   return drivers_.capacity() * sizeof(std::uint32_t) + multiple_.capacity() +
          (attribute_begin_.capacity() + capacity_begin_.capacity()) * sizeof(Index) +
-         (attribute_refs_.capacity() + capacity_refs_.capacity()) * sizeof(void*) +
+         attribute_refs_.capacity() * sizeof(Index) + capacity_refs_.capacity() * sizeof(void*) +
          attributes_.bytes() + text_.bytes() + names_.size() * sizeof(AttributeName) +
          published_ * (sizeof(PublishedAttribute) + kEntryHeap) +
          capacities_.size() * (sizeof(NamedCapacity) + kEntryHeap);
@@ -329,10 +335,10 @@ std::size_t DeviceTable::View::attribute_count() const {
   return table_->attribute_begin_[device_ + 1] - table_->attribute_begin_[device_];
 }
 std::string_view DeviceTable::View::attribute_domain(std::size_t i) const {
-  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->domain();
+  return table_->attributes(device_)[i]->domain();
 }
 std::string_view DeviceTable::View::attribute_id(std::size_t i) const {
-  return table_->attribute_refs_[table_->attribute_begin_[device_] + i]->id();
+  return table_->attributes(device_)[i]->id();
 }
 std::size_t DeviceTable::View::capacity_count() const {
   return table_->capacity_begin_[device_ + 1] - table_->capacity_begin_[device_];

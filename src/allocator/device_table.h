@@ -63,6 +63,46 @@ class DeviceTable {
  public:
   using Index = std::uint32_t;
 
+  // A device's distinct attributes, held as 4-byte entry numbers (a pointer
+  // per attribute of each of 40,000 devices was twice that); iterates as
+  // pointers. Valid as long as the table.
+  class AttributeRefs {
+   public:
+    class Iterator {
+     public:
+      using value_type = const NamedAttribute*;
+      using difference_type = std::ptrdiff_t;
+      Iterator() = default;
+      Iterator(const DeviceTable* table, const Index* at) : table_(table), at_(at) {}
+      const NamedAttribute* operator*() const { return table_->Attribute(*at_); }
+      Iterator& operator++() {
+        ++at_;
+        return *this;
+      }
+      Iterator operator++(int) {
+        Iterator old = *this;
+        ++at_;
+        return old;
+      }
+      bool operator==(const Iterator& other) const { return at_ == other.at_; }
+
+     private:
+      const DeviceTable* table_ = nullptr;
+      const Index* at_ = nullptr;
+    };
+    AttributeRefs(const DeviceTable* table, const Index* begin, const Index* end)
+        : table_(table), begin_(begin), end_(end) {}
+    Iterator begin() const { return {table_, begin_}; }
+    Iterator end() const { return {table_, end_}; }
+    std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
+    const NamedAttribute* operator[](std::size_t i) const { return table_->Attribute(begin_[i]); }
+
+   private:
+    const DeviceTable* table_;
+    const Index* begin_;
+    const Index* end_;
+  };
+
   // An empty table, filled by Add and closed by Seal.
   // `hide_multiple_allocations`: CEL sees allowMultipleAllocations as false
   // (the stable allocator variant passes no such field to CEL).
@@ -105,8 +145,8 @@ class DeviceTable {
   std::size_t size() const { return drivers_.size(); }
 
   // A device's attributes and capacities, in name order.
-  std::span<const NamedAttribute* const> attributes(Index device) const {
-    return {attribute_refs_.data() + attribute_begin_[device],
+  AttributeRefs attributes(Index device) const {
+    return {this, attribute_refs_.data() + attribute_begin_[device],
             attribute_refs_.data() + attribute_begin_[device + 1]};
   }
   DeviceCapacities capacities(Index device) const {
@@ -124,7 +164,7 @@ class DeviceTable {
   // Device i owns attribute_refs_[attribute_begin_[i] ..
   // attribute_begin_[i+1]).
   std::vector<Index> attribute_begin_;
-  std::vector<const NamedAttribute*> attribute_refs_;
+  std::vector<Index> attribute_refs_;  // numbers of entries in attributes_
   std::vector<Index> capacity_begin_;
   std::vector<const NamedCapacity*> capacity_refs_;
   // Appends `n` default-made items that never move, in chunks of `kChunk`
@@ -135,14 +175,22 @@ class DeviceTable {
    public:
     T* Append(std::size_t n = 1);
     std::size_t bytes() const { return bytes_; }
+    // The `number`th entry, when every Append was of one entry.
+    const T* Entry(std::size_t number) const {
+      return chunks_[number / kChunk].get() + number % kChunk;
+    }
+    std::size_t appended() const { return appended_; }
 
    private:
     std::vector<std::unique_ptr<T[]>> chunks_;
     std::size_t bytes_ = 0;      // of every chunk, those longer than kChunk included
     std::size_t used_ = kChunk;  // of the last chunk
+    std::size_t appended_ = 0;   // entries
   };
   // The distinct entries and names, and the text of names and string values.
+  // Appended one at a time, so that an entry's number finds it.
   Chunked<NamedAttribute, 256> attributes_;
+  const NamedAttribute* Attribute(Index number) const { return attributes_.Entry(number); }
   std::deque<AttributeName> names_;
   std::deque<NamedCapacity> capacities_;
   Chunked<char, 16384> text_;
