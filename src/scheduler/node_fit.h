@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dra/api/core.h"
+#include "scheduler/small_map.h"
 
 namespace dra::scheduler {
 
@@ -34,7 +35,7 @@ struct NodeUsage {
   std::int64_t milli_cpu = 0;
   std::int64_t memory = 0;
   std::int64_t pods = 0;
-  std::map<std::string, std::int64_t> scalar;
+  SmallMap<std::string, std::int64_t> scalar;
   std::int64_t non_zero_milli_cpu = 0;
   std::int64_t non_zero_memory = 0;
 
@@ -45,7 +46,7 @@ struct NodeCapacity {
   std::int64_t milli_cpu = 0;
   std::int64_t memory = 0;
   std::int64_t pods = 0;
-  std::map<std::string, std::int64_t> scalar;
+  SmallMap<std::string, std::int64_t> scalar;
   // Node.status.allocatable was given at all; without it the node is
   // treated as unbounded for cpu, memory and pods (a bare Node object).
   bool known = false;

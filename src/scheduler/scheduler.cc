@@ -136,10 +136,19 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
   // The slices pass through here once on their way into the allocator's
   // index, the only copy the scheduler keeps: their NoExecute taints are
   // noted, and the nodes they name that the cluster lacks are added.
-  std::unordered_set<std::string> known_nodes;
-  for (const api::Node& n : cluster.nodes) known_nodes.insert(n.metadata.name);
-  auto note = [this, &known_nodes](const api::ResourceSlice& slice) {
-    AddMissingNode(cluster, slice, known_nodes);
+  // The node index, made first, is what says which nodes exist (a set of
+  // their names beside it would be freed as holes among the index's memory).
+  node_index.reserve(cluster.nodes.size());
+  for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
+    node_index.emplace(cluster.nodes[i].metadata.name, i);
+  }
+  auto note = [this](const api::ResourceSlice& slice) {
+    const std::optional<std::string>& node = slice.spec.node_name;
+    if (node && !node->empty() && !node_index.contains(*node)) {
+      std::unordered_set<std::string> known;
+      AddMissingNode(cluster, slice, known);
+      node_index.emplace(*node, cluster.nodes.size() - 1);
+    }
     for (const api::Device& d : slice.spec.devices) {
       for (const api::DeviceTaint& t : d.taints) {
         if (t.effect != "NoExecute") continue;
@@ -168,7 +177,7 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
 
   node_info.reserve(cluster.nodes.size());
   for (api::Node& n : cluster.nodes) {
-    node_index[n.metadata.name] = node_info.size();
+    node_index[n.metadata.name] = node_info.size();  // the last of equal names, as before
     node_info.push_back({CapacityOf(n), {}, {}});
     // NodeResourcesFit reads node_info from here on, and the status maps
     // are most of a Node's memory; nothing else reads them.

@@ -100,7 +100,7 @@ struct Scheduler::Impl {
     NodeCapacity capacity;
     NodeUsage usage;
     // Priorities of the pods bound here, with their counts (preemption).
-    std::map<std::int32_t, int> priorities;
+    SmallMap<std::int32_t, int> priorities;
 
     std::int32_t LowestPriority() const;
     void AddPod(const api::Pod& pod, const PodRequests& requests, int sign);
