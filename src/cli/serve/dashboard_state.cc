@@ -3,6 +3,8 @@
 // pods.
 #include "cli/serve/dashboard_state.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -513,6 +515,9 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
   // speed (the scheduler is dropped as soon as they are made).
   sopt.keep_node_pools = false;
   scheduler::Scheduler sched(std::move(cluster), sopt);
+  // And what building it freed (the slices decoded on their way into the
+  // allocator's index, its lookup tables), before the pods run.
+  malloc_trim(0);
   // The pods as they came, before Run binds any.
   for (const api::Pod* pod : Waiting(sched.pods())) {
     PendingPod p;
