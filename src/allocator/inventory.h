@@ -41,17 +41,17 @@ struct SliceExtra {
 // pool's (Inventory::pool_name), node selector and counter sets in
 // Inventory::slice_extra.
 struct SliceRecord {
-  std::string name;    // metadata.name
-  Index pool;          // into Inventory::pools
-  Index first_device;  // devices [first_device, first_device + device_count)
+  std::string_view name;  // metadata.name, in the inventory's texts
+  Index pool;             // into Inventory::pools
+  Index first_device;     // devices [first_device, first_device + device_count)
   Index device_count;
   bool has_counters;  // spec.sharedCounters non-empty
   std::optional<bool> per_device_node_selection;
   std::optional<bool> all_nodes;
   std::int64_t generation;
   std::int64_t resource_slice_count;
-  std::optional<std::string> node_name;
-  Index extra;  // into the Inventory's slice extras; kNoIndex: none
+  std::optional<std::string_view> node_name;  // in the inventory's texts
+  Index extra;                                // into the Inventory's slice extras; kNoIndex: none
 };
 
 // A device's fields that most devices do not set; devices without any share
@@ -155,11 +155,19 @@ class Inventory {
   void GroupByPool();
   void SortByName();
   std::string_view Intern(const std::string& s);
+  // A copy of `s` among the inventory's texts, valid for its life.
+  std::string_view KeepText(std::string_view s);
   Index AddExtra(const api::Device& device, std::unordered_multimap<std::size_t, Index>& distinct);
 
   Snapshot snapshot_;
   Variant variant_;
   std::unordered_set<std::string> strings_;  // interned names; nodes never move
+  // Texts each record has its own of (slice and node names), back to back
+  // in blocks that never move: a std::string per slice took a block of
+  // the heap for each name longer than 15 bytes.
+  std::vector<std::unique_ptr<char[]>> texts_;
+  std::size_t texts_left_ = 0;   // in the last block
+  std::size_t texts_bytes_ = 0;  // of every block
   std::vector<SliceRecord> slices_;
   std::vector<SliceExtra> slice_extras_;
   std::vector<DeviceRecord> devices_;

@@ -94,7 +94,7 @@ Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, const api::N
   return false;
 }
 
-Result<bool> NodeMatches(const std::optional<std::string>& node_name,
+Result<bool> NodeMatches(std::optional<std::string_view> node_name,
                          const std::optional<bool>& all_nodes,
                          const std::optional<api::NodeSelector>& selector, const api::Node& node) {
   if (node_name && !node_name->empty()) return *node_name == node.metadata.name;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "dra/api/core.h"
 #include "dra/util/result.h"
@@ -17,7 +18,7 @@ Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, const api::N
 
 // First applicable rule wins: non-empty nodeName, allNodes, nodeSelector;
 // nothing set matches nothing.
-Result<bool> NodeMatches(const std::optional<std::string>& node_name,
+Result<bool> NodeMatches(std::optional<std::string_view> node_name,
                          const std::optional<bool>& all_nodes,
                          const std::optional<api::NodeSelector>& selector, const api::Node& node);
 

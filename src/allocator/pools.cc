@@ -143,7 +143,7 @@ Status GroupRelevantSlices(const Inventory& inv, const api::Node& node,
       return relevant.failure().WithPrefix(
           "gather pool information: failed to perform node selection "
           "for slice " +
-          slice.name + ": ");
+          std::string(slice.name) + ": ");
     }
     if (!*relevant) return {};
     return consider_relevant(s);

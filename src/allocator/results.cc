@@ -54,15 +54,19 @@ Result<std::optional<api::NodeSelector>> NodeSelectorFor(const Inventory& inv,
     const SliceRecord& slice = inv.slices()[rec.slice];
     const DeviceExtra& x = inv.extra(pick.device);
     bool per_device = slice.per_device_node_selection.value_or(false);
-    const auto& node_name = per_device ? x.node_name : slice.node_name;
+    // The node it names, if it names one (possibly "").
+    const bool names_node = per_device ? x.node_name.has_value() : slice.node_name.has_value();
+    const std::string_view node_name =
+        per_device ? (names_node ? std::string_view(*x.node_name) : std::string_view())
+                   : slice.node_name.value_or(std::string_view());
     const auto& selector = per_device ? x.node_selector : inv.slice_extra(rec.slice).node_selector;
     // The stable variant ignores bindsToNode and pins the device's own node.
     const bool binds = !inv.stable() && rec.binds_to_node;
-    if (node_name || binds) {
+    if (names_node || binds) {
       api::NodeSelectorRequirement field;
       field.key = "metadata.name";
       field.operator_ = "In";
-      field.values = {inv.stable() ? *node_name : node.metadata.name};
+      field.values = {inv.stable() ? std::string(node_name) : node.metadata.name};
       api::NodeSelectorTerm pinned;
       pinned.match_fields.push_back(std::move(field));
       api::NodeSelector out;
