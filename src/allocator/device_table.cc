@@ -237,7 +237,10 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
     drivers_.push_back(static_cast<std::uint32_t>(driver_names_.size() - 1));
   }
   multiple_.push_back(!hide_multiple_allocations_ && d.allow_multiple_allocations.value_or(false));
-  for (const auto& [name, a] : d.attributes) {
+  for (const auto& attribute : d.attributes) {
+    // Named, not bound: the lookup's lambda captures them.
+    const std::string& name = attribute.first;
+    const api::DeviceAttribute& a = attribute.second;
     const bool has_domain = name.find('/') != std::string::npos;
     const std::size_t h = AttributeHash(driver, name, a);
     Index number = distinct_->attributes.Find(h, [&](Index n) {
@@ -267,7 +270,9 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
     }
     attribute_refs_.push_back(number);
   }
-  for (const auto& [name, c] : d.capacity) {
+  for (const auto& capacity : d.capacity) {
+    const std::string& name = capacity.first;
+    const api::DeviceCapacity& c = capacity.second;
     std::size_t h = Hash(driver);
     Mix(h, Hash(name));
     Mix(h, Hash(c.value.String()));
