@@ -3,7 +3,11 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
+#include <memory>
+#include <new>
+#include <stdexcept>
 
 namespace dra::metrics {
 namespace {
@@ -116,6 +120,84 @@ std::optional<std::string> Gzip(std::string_view data, int level) {
   deflateEnd(&z);
   if (rc != Z_STREAM_END) return std::nullopt;
   return out;
+}
+
+struct GzipWriter::Stream {
+  z_stream z{};
+};
+
+GzipWriter::GzipWriter(int level) : z_(std::make_unique<Stream>()) {
+  if (deflateInit2(&z_->z, std::clamp(level, 1, 9), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
+    throw std::bad_alloc();
+  }
+}
+
+GzipWriter::~GzipWriter() { deflateEnd(&z_->z); }
+
+void GzipWriter::Write(std::string_view piece) {
+  plain_size_ += piece.size();
+  Deflate(piece, false);
+}
+
+std::string GzipWriter::Finish() {
+  Deflate({}, true);
+  out_.shrink_to_fit();
+  return std::move(out_);
+}
+
+void GzipWriter::Deflate(std::string_view piece, bool finish) {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;  // fits zlib's uInt counts
+  constexpr std::size_t kRoom = 64 * 1024;
+  z_stream& z = z_->z;
+  while (true) {
+    if (z.avail_in == 0 && !piece.empty()) {
+      const std::size_t part = std::min(piece.size(), kPiece);
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
+      z.avail_in = static_cast<uInt>(part);
+      piece.remove_prefix(part);
+    }
+    const std::size_t before = out_.size();
+    out_.resize(before + kRoom);
+    z.next_out = reinterpret_cast<Bytef*>(out_.data() + before);
+    z.avail_out = static_cast<uInt>(kRoom);
+    const bool last = finish && piece.empty() && z.avail_in == 0;
+    const int rc = deflate(&z, last ? Z_FINISH : Z_NO_FLUSH);
+    out_.resize(before + kRoom - z.avail_out);
+    if (rc == Z_STREAM_END) return;
+    if (rc != Z_OK && rc != Z_BUF_ERROR) throw std::runtime_error("gzip: deflate failed");
+    // Done with this piece once zlib took all of it and had room to spare.
+    if (!last && piece.empty() && z.avail_in == 0 && z.avail_out > 0) return;
+  }
+}
+
+struct GunzipReader::Stream {
+  z_stream z{};
+};
+
+GunzipReader::GunzipReader(std::shared_ptr<const std::string> coded)
+    : z_(std::make_unique<Stream>()), coded_(std::move(coded)) {
+  if (coded_->size() > UINT_MAX) throw std::length_error("gunzip: member over 4 GiB");
+  if (inflateInit2(&z_->z, 15 + 16) != Z_OK) throw std::bad_alloc();
+  z_->z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(coded_->data()));
+  z_->z.avail_in = static_cast<uInt>(coded_->size());
+}
+
+GunzipReader::~GunzipReader() { inflateEnd(&z_->z); }
+
+std::optional<std::size_t> GunzipReader::Read(char* out, std::size_t n) {
+  if (ended_ || n == 0) return 0;
+  z_stream& z = z_->z;
+  z.next_out = reinterpret_cast<Bytef*>(out);
+  z.avail_out = static_cast<uInt>(std::min<std::size_t>(n, std::size_t{1} << 30));
+  const uInt room = z.avail_out;
+  const int rc = inflate(&z, Z_NO_FLUSH);
+  if (rc == Z_STREAM_END) {
+    ended_ = true;
+  } else if (rc != Z_OK) {
+    return std::nullopt;  // corrupt, or the member ended early (Z_BUF_ERROR)
+  }
+  return static_cast<std::size_t>(room - z.avail_out);
 }
 
 }  // namespace dra::metrics

@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "dra/metrics/registry.h"
 #include "metrics/content_coding.h"
 #include "metrics/growing_thread_pool.h"
 
@@ -158,6 +159,7 @@ class HttplibServer final : public HttpServer {
   // byte ranges gets the body as httplib serves ranges of it (checked
   // against its length; past the end, 416), never the holder below.
   void SetBody(HttpAnswer&& answer, bool gzip, bool ranged, httplib::Response& res) const {
+    if (answer.gzip_of) return SetGzipBody(std::move(answer), gzip, ranged, res);
     const bool compressible = CompressibleType(answer.content_type) &&
                               !res.has_header("Content-Encoding") && options_.gzip_level > 0;
     // Caches keep the coded and the plain answer apart.
@@ -204,6 +206,53 @@ class HttplibServer final : public HttpServer {
           [held](bool) {
             std::string().swap(*held);
             malloc_trim(0);
+          });
+    }
+    SetContentType(answer.content_type, res);
+  }
+
+  // An answer held gzip-coded (HttpAnswer::gzip_of): as it is to a client
+  // that takes gzip; inflated into the body for a request of byte ranges;
+  // else inflated a piece at a time as it is sent.
+  void SetGzipBody(HttpAnswer&& answer, bool gzip, bool ranged, httplib::Response& res) const {
+    res.set_header("Vary", "Accept-Encoding");
+    auto coded = std::make_shared<const std::string>(std::move(answer.body));
+    if (gzip && options_.gzip_level > 0) {
+      res.set_header("Content-Encoding", "gzip");
+      res.set_content_provider(
+          coded->size(), answer.content_type,
+          [coded](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+            return Send(*coded, offset, length, sink);
+          });
+    } else if (ranged) {
+      std::string plain;
+      plain.reserve(*answer.gzip_of);
+      GunzipReader reader(coded);
+      char piece[16384];
+      while (std::optional<std::size_t> n = reader.Read(piece, sizeof piece)) {
+        if (*n == 0) break;
+        plain.append(piece, *n);
+      }
+      res.body = std::move(plain);
+    } else {
+      struct Inflating {
+        explicit Inflating(std::shared_ptr<const std::string> coded) : reader(std::move(coded)) {}
+        GunzipReader reader;
+        std::size_t sent = 0;
+        std::string piece;
+      };
+      auto state = std::make_shared<Inflating>(coded);
+      res.set_content_provider(
+          *answer.gzip_of, answer.content_type,
+          [state](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+            // httplib asks for the rest in order; anything else ends the answer.
+            if (offset != state->sent) return false;
+            state->piece.resize(std::min<std::size_t>(length, 64 * 1024));
+            std::optional<std::size_t> n =
+                state->reader.Read(state->piece.data(), state->piece.size());
+            if (!n || *n == 0) return false;
+            state->sent += *n;
+            return sink.write(state->piece.data(), *n);
           });
     }
     SetContentType(answer.content_type, res);
@@ -256,6 +305,16 @@ std::string HttpRequest::Param(std::string_view name) const {
     if (n == name) return v;
   }
   return {};
+}
+
+HttpAnswer ExpositionAnswer(Registry& registry) {
+  GzipWriter coder(1);
+  registry.Expose([&coder](std::string_view piece) { coder.Write(piece); });
+  HttpAnswer a;
+  a.content_type = kTextContentType;
+  a.gzip_of = coder.plain_size();
+  a.body = coder.Finish();
+  return a;
 }
 
 Result<std::pair<std::string, int>> ParseListenAddress(const std::string& address) {

@@ -9,6 +9,9 @@
 namespace dra::metrics {
 namespace {
 
+// Registry::Expose(sink) hands the text over in pieces of about this size.
+constexpr std::size_t kSpillBytes = 64 * 1024;
+
 bool ValidName(const std::string& name, bool allow_colon) {
   if (name.empty()) return false;
   for (std::size_t i = 0; i < name.size(); ++i) {
@@ -101,6 +104,7 @@ void SampleWriter::Write(std::initializer_list<std::string_view> values, double 
   out_ += ' ';
   AppendNumber(out_, v);
   out_ += '\n';
+  if (spill_ != nullptr && out_.size() >= kSpillBytes) (*spill_)(out_);
 }
 
 Family::Series& Family::At(const std::vector<std::string>& values) {
@@ -140,18 +144,19 @@ double Family::Value(const std::vector<std::string>& values) const {
   return it == series_.end() ? 0 : it->second.value;
 }
 
-void Family::Expose(std::string& out) const {
+void Family::Expose(std::string& out, const std::function<void(std::string&)>* spill) const {
   static constexpr const char* kTypeNames[] = {"counter", "gauge", "histogram"};
   out += "# HELP " + name_ + " ";
   AppendEscaped(out, help_, false);
   out += "\n# TYPE " + name_ + " " + kTypeNames[static_cast<int>(type_)] + "\n";
   if (write_) {
-    SampleWriter writer(out, name_, labels_);
+    SampleWriter writer(out, name_, labels_, spill);
     write_(writer);
     return;
   }
   MutexLock lock(mu_);
   for (const auto& [values, s] : series_) {
+    if (spill != nullptr && out.size() >= kSpillBytes) (*spill)(out);
     if (type_ != Type::kHistogram) {
       out += name_;
       AppendLabels(out, labels_, values, nullptr);
@@ -229,6 +234,25 @@ void Registry::AddCollector(std::function<void()> collect, std::function<void()>
   MutexLock lock(collect_mu_);
   collectors_.push_back(std::move(collect));
   releasers_.push_back(std::move(release));
+}
+
+void Registry::Expose(const std::function<void(std::string_view)>& sink) {
+  MutexLock collecting(collect_mu_);
+  for (auto& c : collectors_) c();
+  std::vector<const Family*> families;
+  {
+    MutexLock lock(mu_);
+    for (const auto& [name, f] : families_) families.push_back(f.get());
+  }
+  std::string out;
+  out.reserve(kSpillBytes + kSpillBytes / 4);
+  const std::function<void(std::string&)> spill = [&sink](std::string& text) {
+    sink(text);
+    text.clear();
+  };
+  for (const Family* f : families) f->Expose(out, &spill);
+  if (!out.empty()) sink(out);
+  for (auto& r : releasers_) r();
 }
 
 std::string Registry::Expose() {

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "metrics/gunzip.h"
 
@@ -92,6 +95,68 @@ TEST(Gzip, ZlibDecodesWhatItCodes) {
   // Levels outside zlib's range are taken as the nearest one.
   EXPECT_EQ(Gunzip(*Gzip(text, 0)), text);
   EXPECT_EQ(Gunzip(*Gzip(text, 42)), text);
+}
+
+TEST(GzipWriter, PiecesMakeOneMemberThatReadsBackInPieces) {
+  std::mt19937 rng(9);
+  std::string text;
+  while (text.size() < (3u << 20)) {
+    text += "dra_pod_device_info{pod=\"p-" + std::to_string(rng() % 100000) + "\"} 1\n";
+  }
+  std::string random(2 << 20, '\0');
+  for (char& c : random) c = static_cast<char>(rng());
+  for (const std::string& data : {std::string(), std::string("a"), text, random}) {
+    SCOPED_TRACE(data.size());
+    GzipWriter writer(1);
+    // Pieces of every size from none to past zlib's 1 MiB input limit.
+    for (std::size_t at = 0, step = 0; at < data.size(); at += step) {
+      step = std::min<std::size_t>(data.size() - at,
+                                   (rng() % 4 == 0) ? (1u << 20) + 7 : rng() % 70000);
+      writer.Write(std::string_view(data).substr(at, step));
+      if (rng() % 8 == 0) writer.Write({});
+    }
+    EXPECT_EQ(writer.plain_size(), data.size());
+    auto coded = std::make_shared<const std::string>(writer.Finish());
+    EXPECT_EQ(Gunzip(*coded), data);  // zlib's own decoder, whole
+    GunzipReader reader(coded);
+    std::string back;
+    std::vector<char> piece(100000);
+    while (true) {
+      const std::size_t want = 1 + rng() % piece.size();
+      std::optional<std::size_t> n = reader.Read(piece.data(), want);
+      ASSERT_TRUE(n.has_value());
+      if (*n == 0) break;
+      ASSERT_LE(*n, want);
+      back.append(piece.data(), *n);
+    }
+    EXPECT_TRUE(back == data);
+    EXPECT_EQ(reader.Read(piece.data(), 10), std::optional<std::size_t>(0));  // stays ended
+  }
+}
+
+TEST(GunzipReader, CorruptOrTruncatedMembersAreErrors) {
+  std::string text(200000, 'x');
+  for (std::size_t i = 0; i < text.size(); i += 7) text[i] = static_cast<char>('a' + i % 26);
+  const std::string coded = *Gzip(text, 1);
+  auto read_all = [](std::string member) -> std::optional<std::string> {
+    GunzipReader reader(std::make_shared<const std::string>(std::move(member)));
+    std::string out;
+    char piece[4096];
+    while (true) {
+      std::optional<std::size_t> n = reader.Read(piece, sizeof piece);
+      if (!n) return std::nullopt;
+      if (*n == 0) return out;
+      out.append(piece, *n);
+    }
+  };
+  EXPECT_EQ(read_all(coded), text);
+  EXPECT_EQ(read_all(coded.substr(0, coded.size() / 2)), std::nullopt);  // truncated
+  EXPECT_EQ(read_all(coded.substr(0, coded.size() - 4)), std::nullopt);  // no length
+  std::string flipped = coded;
+  flipped[coded.size() - 6] ^= 0x55;  // the CRC
+  EXPECT_EQ(read_all(flipped), std::nullopt);
+  EXPECT_EQ(read_all("not gzip at all"), std::nullopt);
+  EXPECT_EQ(read_all(""), std::nullopt);
 }
 
 }  // namespace

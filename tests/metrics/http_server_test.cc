@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "dra/metrics/registry.h"
 #include "metrics/gunzip.h"
 
 namespace dra::metrics {
@@ -207,6 +208,52 @@ TEST(HttpServer, CodesLargeTextAsGzipForClientsThatTakeIt) {
   auto [headers, body] = Split(GetWith((*plain)->port(), "/text", "gzip, br"));
   EXPECT_EQ(headers.find("Content-Encoding"), std::string::npos) << headers;
   EXPECT_EQ(body, text);
+}
+
+TEST(HttpServer, ExpositionHeldGzipCodedIsSentToEveryClient) {
+  Registry registry;
+  registry.Written("dra_devices", "Devices", Type::kGauge, {"node"}, [](SampleWriter& w) {
+    for (int i = 0; i < 30000; ++i) w.Write({"node-" + std::to_string(i)}, i % 9);
+  });
+  const std::string text = registry.Expose();
+  ASSERT_GT(text.size(), 500000u);
+  for (int level : {1, 0}) {
+    SCOPED_TRACE(level);
+    HttpServerOptions options;
+    options.gzip_level = level;
+    auto server = HttpServer::Start(
+        "127.0.0.1:0", {{"/metrics", [&] { return ExpositionAnswer(registry); }}}, options);
+    ASSERT_TRUE(server.ok()) << server.error();
+    const int port = (*server)->port();
+    {
+      auto [headers, body] = Split(GetWith(port, "/metrics", "identity"));
+      EXPECT_EQ(headers.find("Content-Encoding"), std::string::npos) << headers;
+      EXPECT_NE(headers.find("\r\nContent-Length: " + std::to_string(text.size()) + "\r\n"),
+                std::string::npos)
+          << headers;
+      EXPECT_NE(headers.find("\r\nContent-Type: text/plain; version=0.0.4"), std::string::npos);
+      EXPECT_TRUE(body == text) << body.size() << " of " << text.size();
+    }
+    {
+      auto [headers, body] = Split(GetWith(port, "/metrics", "gzip"));
+      EXPECT_EQ(headers.find("Content-Encoding: gzip") != std::string::npos, level > 0) << headers;
+      EXPECT_TRUE((level > 0 ? Gunzip(body).value_or("") : body) == text);
+      if (level > 0) {
+        EXPECT_LT(body.size(), text.size() / 5);
+      }
+    }
+    std::string head = Get(port, "HEAD", "/metrics");
+    EXPECT_NE(head.find("\r\nContent-Length: " + std::to_string(text.size()) + "\r\n"),
+              std::string::npos)
+        << head;
+    EXPECT_EQ(Split(head).second, "");
+    auto [headers, body] =
+        Split(Exchange(port,
+                       "GET /metrics HTTP/1.1\r\nHost: x\r\nRange: bytes=100000-100099\r\n"
+                       "Connection: close\r\n\r\n"));
+    EXPECT_EQ(body, text.substr(100000, 100)) << headers;
+    (*server)->Stop();
+  }
 }
 
 TEST(HttpServer, HandlersSeeTheQueryAndSetHeaders) {

@@ -111,6 +111,26 @@ TEST(Registry, WrittenFamiliesAreWrittenAtEachExposeInNameOrder) {
                std::invalid_argument);
 }
 
+TEST(Registry, ExposeToASinkGivesTheSameTextInPieces) {
+  Registry r;
+  r.Counter("a_total", "A", {"x"}).Add({"1"});
+  r.Histogram("b_seconds", "B").Observe({}, 0.3);
+  for (int i = 0; i < 300; ++i) r.Gauge("c_stored", "C", {"i"}).Set({std::to_string(i)}, i);
+  r.Written("d_written", "D", Type::kGauge, {"pod"}, [](SampleWriter& w) {
+    for (int i = 0; i < 20000; ++i) w.Write({"pod-" + std::to_string(i)}, i);
+  });
+  std::vector<std::string> pieces;
+  r.Expose([&](std::string_view piece) { pieces.emplace_back(piece); });
+  std::string joined;
+  for (const std::string& p : pieces) {
+    joined += p;
+    EXPECT_LE(p.size(), 64u * 1024 + 256);  // a piece, plus the line that passed it
+    EXPECT_FALSE(p.empty());
+  }
+  EXPECT_GT(pieces.size(), 5u);
+  EXPECT_EQ(joined, r.Expose());
+}
+
 TEST(Registry, BadNamesAreProgrammingErrors) {
   Registry r;
   EXPECT_THROW(r.Counter("1abc", "x"), std::invalid_argument);

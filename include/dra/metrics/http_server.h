@@ -48,7 +48,18 @@ struct HttpAnswer {
   // When set (and `stream` is not), the body is this text, sent without a
   // copy (a cached answer of megabytes), and `body` is unused.
   std::shared_ptr<const std::string> shared_body;
+  // When set, `body` is one gzip member (RFC 1952) of an answer this many
+  // bytes long: sent as it is to clients that take gzip, and inflated as it
+  // is sent to the others (so the answer is never held whole).
+  std::optional<std::size_t> gzip_of = std::nullopt;
 };
+
+class Registry;
+// The registry's exposition as an answer held gzip-coded (at level 1,
+// coded as the text is written): 0.3 MB where the text is 4.6 MB for
+// dra serve on 5,000 nodes, inflated again for a client that does not take
+// gzip.
+HttpAnswer ExpositionAnswer(Registry& registry);
 
 // A route's handler: callable with the request, or with nothing.
 class HttpHandler {

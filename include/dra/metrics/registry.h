@@ -35,11 +35,13 @@ class SampleWriter {
 
  private:
   friend class Family;
-  SampleWriter(std::string& out, const std::string& name, const std::vector<std::string>& labels)
-      : out_(out), name_(name), labels_(labels) {}
+  SampleWriter(std::string& out, const std::string& name, const std::vector<std::string>& labels,
+               const std::function<void(std::string&)>* spill)
+      : out_(out), name_(name), labels_(labels), spill_(spill) {}
   std::string& out_;
   const std::string& name_;
   const std::vector<std::string>& labels_;
+  const std::function<void(std::string&)>* spill_;  // Registry::Expose(sink)'s; may be null
 };
 
 // Writes a written family's samples; called with no lock of the family held.
@@ -67,8 +69,9 @@ class Family {
   // The value of a counter or gauge series; 0 when it does not exist.
   double Value(const std::vector<std::string>& values) const;
 
-  // Appends the family's HELP, TYPE and sample lines to `out`.
-  void Expose(std::string& out) const;
+  // Appends the family's HELP, TYPE and sample lines to `out`; with
+  // `spill`, hands `out` to it whenever it has grown long (spill empties it).
+  void Expose(std::string& out, const std::function<void(std::string&)>* spill = nullptr) const;
 
   const std::string& name() const { return name_; }
 
@@ -124,6 +127,11 @@ class Registry {
 
   // Every family, sorted by name, in the text format.
   std::string Expose();
+  // The same text given to `sink` in pieces of about 64 KiB as it is
+  // written, so that it is never held whole (4.6 MB for dra serve on 5,000
+  // nodes). `sink` runs while collectors are excluded: it must not call
+  // Expose.
+  void Expose(const std::function<void(std::string_view)>& sink);
 
  private:
   Family& Get(const std::string& name, const std::string& help, Type type,

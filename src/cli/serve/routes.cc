@@ -162,13 +162,12 @@ class TextPerState {
   std::weak_ptr<const std::string> text_ DRA_GUARDED_BY(mu_);
 };
 
-// /metrics: the registry's text, written for each scrape (25 ms for 5,000
-// nodes) rather than kept: keeping it would hold megabytes between scrapes
-// that come every 15 s or more.
+// /metrics: the registry's text, written for each scrape rather than kept
+// (keeping it would hold megabytes between scrapes that come every 15 s or
+// more), and gzip-coded as it is written: a scrape holds 0.3 MB instead of
+// 4.6 on 5,000 nodes, whether or not its client takes gzip.
 metrics::HttpHandler MetricsHandler(metrics::Registry& registry) {
-  return [&registry] {
-    return metrics::HttpAnswer{200, metrics::kTextContentType, registry.Expose(), {}, {}, {}};
-  };
+  return [&registry] { return metrics::ExpositionAnswer(registry); };
 }
 
 // The JSON API and the event stream.
