@@ -49,6 +49,13 @@ using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
+// `v` with `digits` decimals.
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -516,9 +523,15 @@ int main(int argc, char** argv) {
               empty_rss / (1 << 20));
   std::printf("| resident memory the cluster adds, per device | %.0f bytes |\n",
               (Median(rss) - empty_rss) / total_devices);
-  std::printf("| peak resident memory until synced | %.0f MiB (%.0f bytes per device) |\n",
+  std::printf("| peak resident memory until synced | %.1f MiB (%.0f bytes per device) |\n",
               Median(sync_hwm) / (1 << 20), Median(sync_hwm) / total_devices);
-  std::printf("| peak resident memory | %.0f MiB (%.0f bytes per device) |\n",
-              Median(hwm) / (1 << 20), Median(hwm) / total_devices);
+  std::string runs;
+  for (double h : hwm) runs += (runs.empty() ? "" : ", ") + Fixed(h / (1 << 20), 1);
+  std::printf("| peak resident memory | %.1f MiB (%.0f bytes per device; runs: %s MiB) |\n",
+              Median(hwm) / (1 << 20), Median(hwm) / total_devices, runs.c_str());
+  // The goal, at most 1 KiB of memory per device, read as what the
+  // cluster adds to the program at the peak.
+  std::printf("| peak resident memory the cluster adds, per device | %.0f bytes |\n",
+              (Median(hwm) - empty_rss) / total_devices);
   return 0;
 }
