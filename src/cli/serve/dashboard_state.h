@@ -31,7 +31,7 @@ using Use = get::Use;
 
 // One device. Texts are ids in the state's table (DashboardState::Text);
 // claims, pods, taints and capacity are ranges of the state's shared vectors
-// (DashboardState::Claims and the like), so a cell is 48 bytes.
+// (DashboardState::Claims and the like), so a cell is 52 bytes.
 struct DeviceCell {
   using Id = TextTable::Id;
   Id driver = 0, pool = 0, name = 0;
