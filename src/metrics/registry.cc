@@ -237,25 +237,22 @@ void Registry::AddCollector(std::function<void()> collect, std::function<void()>
 }
 
 void Registry::Expose(const std::function<void(std::string_view)>& sink) {
-  MutexLock collecting(collect_mu_);
-  for (auto& c : collectors_) c();
-  std::vector<const Family*> families;
-  {
-    MutexLock lock(mu_);
-    for (const auto& [name, f] : families_) families.push_back(f.get());
-  }
   std::string out;
   out.reserve(kSpillBytes + kSpillBytes / 4);
   const std::function<void(std::string&)> spill = [&sink](std::string& text) {
     sink(text);
     text.clear();
   };
-  for (const Family* f : families) f->Expose(out, &spill);
-  if (!out.empty()) sink(out);
-  for (auto& r : releasers_) r();
+  Write(out, &spill);
 }
 
 std::string Registry::Expose() {
+  std::string out;
+  Write(out, nullptr);
+  return out;
+}
+
+void Registry::Write(std::string& out, const std::function<void(std::string&)>* spill) {
   // Held until the text is written: a collector that clears and refills its
   // families must not run while another exposition reads them.
   MutexLock collecting(collect_mu_);
@@ -265,14 +262,13 @@ std::string Registry::Expose() {
     MutexLock lock(mu_);
     for (const auto& [name, f] : families_) families.push_back(f.get());
   }
-  // Sized as the last text, so that a large one is one allocation rather
-  // than a chain of doublings.
-  std::string out;
-  out.reserve(last_size_ + last_size_ / 8);
-  for (const Family* f : families) f->Expose(out);
+  // A whole text is sized as the last one, so that a large one is one
+  // allocation rather than a chain of doublings.
+  if (spill == nullptr) out.reserve(last_size_ + last_size_ / 8);
+  for (const Family* f : families) f->Expose(out, spill);
+  if (spill != nullptr && !out.empty()) (*spill)(out);
   for (auto& r : releasers_) r();
-  last_size_ = out.size();
-  return out;
+  if (spill == nullptr) last_size_ = out.size();
 }
 
 }  // namespace dra::metrics

@@ -134,6 +134,9 @@ class Registry {
   void Expose(const std::function<void(std::string_view)>& sink);
 
  private:
+  // The text into `out`, handed to `spill` as it grows when given; both
+  // Expose forms.
+  void Write(std::string& out, const std::function<void(std::string&)>* spill);
   Family& Get(const std::string& name, const std::string& help, Type type,
               std::vector<std::string> labels, std::vector<double> buckets,
               WriteSamples write = {});
