@@ -93,33 +93,15 @@ bool CompressibleType(std::string_view content_type) {
 }
 
 std::optional<std::string> Gzip(std::string_view data, int level) {
-  z_stream z{};
-  // 15 window bits, plus 16 for a gzip header and trailer instead of zlib's.
-  if (deflateInit2(&z, std::clamp(level, 1, 9), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
-      Z_OK) {
+  try {
+    GzipWriter writer(level);
+    writer.Write(data);
+    return writer.Finish();
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;
+  } catch (const std::runtime_error&) {
     return std::nullopt;
   }
-  constexpr std::size_t kPiece = std::size_t{1} << 20;  // fits zlib's uInt counts
-  std::string out;
-  out.reserve(data.size() / 8 + 64);
-  int rc = Z_OK;
-  while (rc == Z_OK || rc == Z_BUF_ERROR) {
-    if (z.avail_in == 0 && !data.empty()) {
-      const std::size_t piece = std::min(data.size(), kPiece);
-      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-      z.avail_in = static_cast<uInt>(piece);
-      data.remove_prefix(piece);
-    }
-    const std::size_t before = out.size();
-    out.resize(before + kPiece / 4);
-    z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
-    z.avail_out = static_cast<uInt>(kPiece / 4);
-    rc = deflate(&z, data.empty() && z.avail_in == 0 ? Z_FINISH : Z_NO_FLUSH);
-    out.resize(before + kPiece / 4 - z.avail_out);
-  }
-  deflateEnd(&z);
-  if (rc != Z_STREAM_END) return std::nullopt;
-  return out;
 }
 
 struct GzipWriter::Stream {
