@@ -107,6 +107,10 @@ Result<PodVerdict> Scheduler::ExplainPod(const std::string& namespace_, const st
   if (it == s.pod_index.end()) return Error{"pods \"" + name + "\" not found"};
   const std::size_t index = it->second;
   PodRecord& rec = s.pods[index];
+  // Checked after the attempt, once the pod is put back: if set, nodes were
+  // skipped and the verdict would be of some nodes only.
+  auto cancelled = [&options] { return options.cancel != nullptr && options.cancel->load(); };
+  static constexpr const char* kCancelled = "explanation cancelled";
   PodVerdict v;
   v.namespace_ = namespace_;
   v.name = name;
@@ -124,6 +128,7 @@ Result<PodVerdict> Scheduler::ExplainPod(const std::string& namespace_, const st
       v.node = rec.node;
       add_allocations();
       s.RecheckBoundPod(index, v);
+      if (cancelled()) return Error{kCancelled};
       return v;
     case PodState::kSucceeded:
     case PodState::kFailed:
@@ -151,6 +156,7 @@ Result<PodVerdict> Scheduler::ExplainPod(const std::string& namespace_, const st
   if (v.verdict == Verdict::kUnschedulable) v.message = rec.reason;
   rec.state = PodState::kPending;
   rec.reason = reason;
+  if (cancelled()) return Error{kCancelled};
   return v;
 }
 

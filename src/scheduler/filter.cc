@@ -61,8 +61,12 @@ Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, c
   std::function<void(std::size_t)> body = [&](std::size_t pos) {
     FilterOneNode(rec, cycle, shared, (shared.start + pos) % n);
   };
+  const std::atomic<bool>* cancel = explaining != nullptr && pod_explain_options != nullptr
+                                        ? pod_explain_options->cancel
+                                        : nullptr;
   std::function<bool()> stop = [&] {
-    return shared.found.load(std::memory_order_relaxed) >= shared.to_find;
+    return shared.found.load(std::memory_order_relaxed) >= shared.to_find ||
+           (cancel != nullptr && cancel->load(std::memory_order_relaxed));
   };
   pool.ParallelFor(n, body, stop);
   stats.filter_ns += NanosSince(filter_start);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -91,6 +92,81 @@ TEST(ExplainOptionsTest, KeepsOnlyTheClosestExplanations) {
   }
   // Else the test could not tell a verdict that drops nothing.
   EXPECT_GT(pods_with_dropped, 0);
+}
+
+// ExplainOptions::cancel: set before the call, ExplainPod fails and the pod
+// and its later verdicts are as they were; set during it, the nodes not yet
+// tried are skipped.
+TEST(ExplainOptionsTest, CancelEndsTheExplanationAndLeavesThePodAsItWas) {
+  int cancelled_midway = 0;
+  for (const std::string& workload : WorkloadNames()) {
+    SCOPED_TRACE(workload);
+    constexpr int kNodes = 64;
+    Result<WorkloadManifests> w = MakeWorkload(workload, kNodes, 4 * kNodes);
+    ASSERT_TRUE(w.ok()) << w.error();
+    Scheduler s(ParseCluster(w->cluster + w->pods), WorkloadOptions());
+    s.Run();
+    int bound_tried = 0;
+    for (const PodRecord& p : s.pods()) {
+      if (p.state == PodState::kBound && bound_tried++ > 0) continue;
+      if (p.state != PodState::kPending && p.state != PodState::kBound) continue;
+      const std::string ns = p.pod.metadata.namespace_;
+      const std::string name = p.pod.metadata.name;
+      const PodState state = p.state;
+      const std::string reason = p.reason;
+      Result<PodVerdict> before = s.ExplainPod(ns, name);
+      ASSERT_TRUE(before.ok()) << before.error();
+
+      std::atomic<bool> cancel{true};
+      ExplainOptions options;
+      options.cancel = &cancel;
+      Result<PodVerdict> cancelled = s.ExplainPod(ns, name, options);
+      ASSERT_FALSE(cancelled.ok());
+      EXPECT_EQ(cancelled.error(), "explanation cancelled");
+      const PodRecord* now = s.FindPod(ns, name);
+      ASSERT_NE(now, nullptr);
+      EXPECT_EQ(now->state, state);
+      EXPECT_EQ(now->reason, reason);
+
+      // Cancelled by the first explanation made: the others are not made.
+      std::atomic<bool> midway{false};
+      std::atomic<int> made{0};
+      ExplainOptions first_only;
+      first_only.cancel = &midway;
+      first_only.distance = [&](const allocator::Explanation&) {
+        ++made;
+        midway = true;
+        return std::uint64_t{0};
+      };
+      Result<PodVerdict> partial = s.ExplainPod(ns, name, first_only);
+      std::size_t explained = 0;
+      for (const NodeVerdict& n : before->nodes) explained += n.explanation ? 1 : 0;
+      if (made > 0) {
+        EXPECT_FALSE(partial.ok());
+        // Each worker thread finishes the node it has; none starts another.
+        if (explained > 16) {
+          EXPECT_LT(static_cast<std::size_t>(made.load()), explained);
+          ++cancelled_midway;
+        }
+      }
+
+      cancel = false;
+      Result<PodVerdict> after = s.ExplainPod(ns, name, options);
+      ASSERT_TRUE(after.ok()) << after.error();
+      EXPECT_EQ(after->verdict, before->verdict);
+      EXPECT_EQ(after->message, before->message);
+      ASSERT_EQ(after->nodes.size(), before->nodes.size());
+      for (std::size_t i = 0; i < before->nodes.size(); ++i) {
+        EXPECT_EQ(after->nodes[i].node, before->nodes[i].node);
+        EXPECT_EQ(after->nodes[i].feasible, before->nodes[i].feasible);
+        EXPECT_EQ(after->nodes[i].reasons, before->nodes[i].reasons);
+        EXPECT_EQ(after->nodes[i].explanation.has_value(),
+                  before->nodes[i].explanation.has_value());
+      }
+    }
+  }
+  // Else no workload had a pod rejected by DRA on many nodes.
+  EXPECT_GT(cancelled_midway, 0);
 }
 
 }  // namespace

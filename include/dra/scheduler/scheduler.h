@@ -11,6 +11,7 @@
 // two pods ever receive the same device.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -107,6 +108,12 @@ struct ExplainOptions {
   // False: PodVerdict::nodes lists only the nodes that kept an explanation,
   // for a caller that reads nothing else of them.
   bool every_node = true;
+  // Set (by any thread, while ExplainPod runs or before): the nodes not yet
+  // tried are skipped, and ExplainPod fails with "explanation cancelled",
+  // the scheduler as it was. Lets a caller that needs the memory or the
+  // time back end a pass over thousands of nodes within one node's work.
+  // Borrowed for the call.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct NodeVerdict {
@@ -201,7 +208,7 @@ class Scheduler {
   // unknown pod ("pods \"NAME\" not found") or one that has finished. Like
   // every other member it must not run concurrently with another call on
   // the same Scheduler; the verdict owns its data. `options` may keep only
-  // the closest nodes' explanations.
+  // the closest nodes' explanations, and may cancel the call.
   Result<PodVerdict> ExplainPod(const std::string& namespace_, const std::string& name,
                                 const ExplainOptions& options = {});
 
