@@ -503,7 +503,9 @@ void ComputePending(const scheduler::Cluster& cluster, const std::vector<Pending
 
 }  // namespace
 
-std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates) {
+std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates,
+                                       const std::atomic<bool>* hurry, bool* hurried) {
+  if (hurried != nullptr) *hurried = false;
   std::vector<PendingPod> pending;
   // Streamed pods are known only once the Scheduler has read them.
   if (!cluster.more_pods.next && Waiting(cluster.pods).empty()) return pending;
@@ -536,6 +538,7 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
   closest_only.distance = explain::Distance;
   closest_only.keep = 1;
   closest_only.every_node = false;
+  closest_only.cancel = hurry;
   const auto nodes = static_cast<std::int64_t>(sched.nodes().size());
   for (PendingPod& p : pending) {
     const scheduler::PodRecord* r = sched.FindPod(p.namespace_, p.name);
@@ -553,10 +556,15 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
       // the node that came closest, as dra explain does. That tries the pod
       // on every node, so only for the first pods of a large backlog.
       closest_budget -= nodes;
-      Result<scheduler::PodVerdict> verdict = sched.ExplainPod(p.namespace_, p.name, closest_only);
+      const bool in_a_hurry = hurry != nullptr && hurry->load();
+      Result<scheduler::PodVerdict> verdict =
+          in_a_hurry ? Result<scheduler::PodVerdict>(Error{"explanation cancelled"})
+                     : sched.ExplainPod(p.namespace_, p.name, closest_only);
       if (verdict.ok()) {
         std::vector<const scheduler::NodeVerdict*> closest = explain::ClosestNodes(*verdict);
         if (!closest.empty()) why = closest.front()->explanation;
+      } else if (hurried != nullptr && hurry != nullptr && hurry->load()) {
+        *hurried = true;
       }
     }
     if (why) {

@@ -4,6 +4,7 @@
 // from one SourceSnapshot, then immutable: readers share it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -185,6 +186,14 @@ DashboardState ComputeState(const SourceSnapshot& snapshot,
 // try them now (dra's scheduler over the same objects), each with the stage
 // that blocks it and the explanation of its closest node. On a large cluster
 // this takes seconds, so dra serve runs it beside the fast part.
-std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates);
+//
+// Once `hurry` is set (by any thread), the search for closest nodes stops
+// within one node's work: the pods not yet searched keep the explanation of
+// the first node DRA rejected, as kube-scheduler's attempt met it, and the
+// function returns. Trying the pods themselves is never cut short.
+// `*hurried` (if given) says whether any search was skipped.
+std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::FeatureGates& gates,
+                                       const std::atomic<bool>* hurry = nullptr,
+                                       bool* hurried = nullptr);
 
 }  // namespace dra::cli::serve

@@ -17,15 +17,18 @@ void WaitingExplainer::Offer(KeptCluster objects, std::uint64_t version) {
   std::vector<std::string> waiting = WaitingPods(objects);
   const auto now = std::chrono::steady_clock::now();
   MutexLock lock(mu_);
-  if (taken_any_ && waiting == offered_ &&
+  if (taken_any_ && !retake_ && waiting == offered_ &&
       (version == offered_version_ || now - offered_at_ < max_age_)) {
     return;
   }
   taken_any_ = true;
+  retake_ = false;
   offered_ = std::move(waiting);
   offered_at_ = now;
   offered_version_ = version;
   next_ = std::make_unique<KeptCluster>(std::move(objects));
+  // Busy from now: a Hurry before the thread takes it waits for it too.
+  busy_ = true;
   cv_.NotifyAll();
 }
 
@@ -34,10 +37,18 @@ std::shared_ptr<const Explained> WaitingExplainer::Latest() const {
   return latest_;
 }
 
+void WaitingExplainer::Hurry() {
+  MutexLock lock(mu_);
+  if (!busy_) return;
+  hurry_ = true;
+  while (busy_) cv_.Wait(mu_);
+}
+
 void WaitingExplainer::Stop() {
   {
     MutexLock lock(mu_);
     stopped_ = true;
+    hurry_ = true;
     cv_.NotifyAll();
   }
   if (thread_.joinable()) thread_.join();
@@ -50,10 +61,15 @@ void WaitingExplainer::Run() {
     {
       MutexLock lock(mu_);
       while (!stopped_ && next_ == nullptr) cv_.Wait(mu_);
-      if (stopped_) return;
+      if (stopped_) {
+        busy_ = false;
+        cv_.NotifyAll();
+        return;
+      }
       objects = std::move(next_);
       generation = latest_->generation + 1;
     }
+    bool hurried = false;
     const auto start = std::chrono::steady_clock::now();
     auto explained = std::make_shared<Explained>();
     if (!WaitingPods(*objects).empty()) {
@@ -63,7 +79,7 @@ void WaitingExplainer::Run() {
       // What decoding freed (each object's text and document) goes back
       // rather than stay resident beside the scheduler built next.
       malloc_trim(0);
-      explained->pods = ExplainWaiting(std::move(cluster), gates_);
+      explained->pods = ExplainWaiting(std::move(cluster), gates_, &hurry_, &hurried);
     }
     objects.reset();
     explained->generation = generation;
@@ -74,6 +90,10 @@ void WaitingExplainer::Run() {
     malloc_trim(0);
     MutexLock lock(mu_);
     latest_ = std::move(explained);
+    retake_ = hurried;
+    busy_ = next_ != nullptr;
+    if (!busy_) hurry_ = false;
+    cv_.NotifyAll();
   }
 }
 

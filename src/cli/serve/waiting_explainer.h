@@ -1,10 +1,15 @@
-// Explains the waiting pods beside the computation of states: dra serve's
+// Explains the waiting pods between the computations of states: dra serve's
 // compute loop hands it each cluster whose waiting pods changed (or, while
-// the cluster changes, every 30 s), and reads back the latest explanations, so that a slow
-// explanation (seconds on thousands of nodes) never delays what devices the page shows. The cluster
-// is decoded only while it is explained, and only when pods wait.
+// the cluster changes, every 30 s), and reads back the latest explanations.
+// An explanation takes seconds on thousands of nodes, most of them spent
+// searching each waiting pod's closest node; a change in the cluster hurries
+// it (Hurry), so that the change reaches the page in well under a second,
+// and the state is computed only once the explanation has given its memory
+// back: the two never hold their working sets at once. The cluster is
+// decoded only while it is explained, and only when pods wait.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -42,8 +47,17 @@ class WaitingExplainer {
   // taken replaces one not yet started. By value: a caller done with its
   // copy moves it in, so that an explanation does not hold a second one.
   void Offer(KeptCluster objects, std::uint64_t version) DRA_EXCLUDES(mu_);
+  // Ends the explanation in progress early (ExplainWaiting's `hurry`: pods
+  // are still tried, but their closest nodes are no longer searched),
+  // publishes it, and returns once its memory is given back; returns at once
+  // when none runs or waits to. A cluster taken but not yet begun is
+  // explained hurried. After a hurried explanation the next cluster offered is
+  // taken even with the same waiting pods, so that the search is made once
+  // the cluster is quiet.
+  void Hurry() DRA_EXCLUDES(mu_);
   // The latest explanations; generation 0 before the first.
   std::shared_ptr<const Explained> Latest() const DRA_EXCLUDES(mu_);
+  // Hurries the explanation in progress and ends the thread.
   void Stop() DRA_EXCLUDES(mu_);
 
  private:
@@ -58,6 +72,9 @@ class WaitingExplainer {
   std::chrono::steady_clock::time_point offered_at_ DRA_GUARDED_BY(mu_);
   std::uint64_t offered_version_ DRA_GUARDED_BY(mu_) = 0;
   bool taken_any_ DRA_GUARDED_BY(mu_) = false;
+  bool busy_ DRA_GUARDED_BY(mu_) = false;    // an explanation runs or is taken
+  bool retake_ DRA_GUARDED_BY(mu_) = false;  // the last one was hurried
+  std::atomic<bool> hurry_{false};           // read by the explanation's threads
   std::shared_ptr<const Explained> latest_ DRA_GUARDED_BY(mu_);
   bool stopped_ DRA_GUARDED_BY(mu_) = false;
   std::thread thread_;
