@@ -614,9 +614,11 @@ void Tally::Count(DeviceState state, bool is_partially_consumed, bool is_blocked
 }
 
 DashboardState ComputeState(const SourceSnapshot& snapshot,
-                            const std::vector<PendingPod>& explained) {
+                            const std::vector<PendingPod>& explained,
+                            std::size_t expected_devices) {
   const auto start = std::chrono::steady_clock::now();
   DashboardState out;
+  out.devices.reserve(expected_devices);
   out.computed_at = static_cast<std::int64_t>(std::time(nullptr));
   out.stale_since = snapshot.stale_since;
   out.stale_reason = snapshot.stale_reason;
