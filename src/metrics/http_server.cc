@@ -216,7 +216,9 @@ class HttplibServer final : public HttpServer {
   // else inflated a piece at a time as it is sent.
   void SetGzipBody(HttpAnswer&& answer, bool gzip, bool ranged, httplib::Response& res) const {
     res.set_header("Vary", "Accept-Encoding");
-    auto coded = std::make_shared<const std::string>(std::move(answer.body));
+    std::shared_ptr<const std::string> coded =
+        answer.shared_body != nullptr ? std::move(answer.shared_body)
+                                      : std::make_shared<const std::string>(std::move(answer.body));
     if (gzip && options_.gzip_level > 0) {
       res.set_header("Content-Encoding", "gzip");
       res.set_content_provider(
@@ -307,14 +309,20 @@ std::string HttpRequest::Param(std::string_view name) const {
   return {};
 }
 
-HttpAnswer ExpositionAnswer(Registry& registry) {
+HttpAnswer GzipCodedAnswer(std::string content_type,
+                           const std::function<void(const PieceSink&)>& write) {
   GzipWriter coder(1);
-  registry.Expose([&coder](std::string_view piece) { coder.Write(piece); });
+  write([&coder](std::string_view piece) { coder.Write(piece); });
   HttpAnswer a;
-  a.content_type = kTextContentType;
+  a.content_type = std::move(content_type);
   a.gzip_of = coder.plain_size();
   a.body = coder.Finish();
   return a;
+}
+
+HttpAnswer ExpositionAnswer(Registry& registry) {
+  return GzipCodedAnswer(kTextContentType,
+                         [&registry](const PieceSink& sink) { registry.Expose(sink); });
 }
 
 Result<std::pair<std::string, int>> ParseListenAddress(const std::string& address) {

@@ -48,11 +48,19 @@ struct HttpAnswer {
   // When set (and `stream` is not), the body is this text, sent without a
   // copy (a cached answer of megabytes), and `body` is unused.
   std::shared_ptr<const std::string> shared_body;
-  // When set, `body` is one gzip member (RFC 1952) of an answer this many
-  // bytes long: sent as it is to clients that take gzip, and inflated as it
-  // is sent to the others (so the answer is never held whole).
+  // When set, `body` (or `shared_body`) is one gzip member (RFC 1952) of an
+  // answer this many bytes long: sent as it is to clients that take gzip,
+  // and inflated as it is sent to the others (so the answer is never held
+  // whole).
   std::optional<std::size_t> gzip_of = std::nullopt;
 };
+
+// What `write` gives its sink, a piece at a time, as an answer held
+// gzip-coded (HttpAnswer::gzip_of, zlib level 1), coded as the pieces come:
+// a text of megabytes is never held whole.
+using PieceSink = std::function<void(std::string_view)>;
+HttpAnswer GzipCodedAnswer(std::string content_type,
+                           const std::function<void(const PieceSink&)>& write);
 
 class Registry;
 // The registry's exposition as an answer held gzip-coded (at level 1,
