@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 #include <span>
 #include <string_view>
@@ -143,7 +144,9 @@ void WriteHealth(json::Writer& w, const DashboardState& s, std::int64_t now) {
   w.EndArray();
 }
 
-void WritePools(json::Writer& w, const DashboardState& s) {
+// `between` runs after each entry of the long lists (pools, nodes), where
+// the text written so far may be handed on.
+void WritePools(json::Writer& w, const DashboardState& s, const std::function<void()>& between) {
   w.BeginArray();
   for (const PoolSummary& p : s.pools) {
     w.BeginObject();
@@ -158,11 +161,12 @@ void WritePools(json::Writer& w, const DashboardState& s) {
     w.Key("capacity");
     WriteUses(w, s, s.Capacity(p));
     w.EndObject();
+    between();
   }
   w.EndArray();
 }
 
-void WriteNodes(json::Writer& w, const DashboardState& s) {
+void WriteNodes(json::Writer& w, const DashboardState& s, const std::function<void()>& between) {
   std::int64_t without_devices = 0;
   w.Key("nodes").BeginArray();
   for (const NodeSummary& n : s.nodes) {
@@ -170,6 +174,7 @@ void WriteNodes(json::Writer& w, const DashboardState& s) {
       ++without_devices;
     } else {
       WriteNamedTally(w, s.Text(n.name), n.devices);
+      between();
     }
   }
   w.EndArray();
@@ -195,11 +200,18 @@ void WriteClaims(json::Writer& w, const DashboardState& s) {
 
 }  // namespace
 
-std::string SummaryJson(const DashboardState& s, std::int64_t now) {
+void WriteSummaryJson(const DashboardState& s, std::int64_t now,
+                      const std::function<void(std::string_view)>& sink) {
+  constexpr std::size_t kPiece = 64 * 1024;
   std::string out;
-  // About 250 bytes per pool and per node: one allocation, not a chain of
-  // doublings.
-  out.reserve(4096 + 300 * (s.pools.size() + s.nodes.size()));
+  out.reserve(kPiece + 4096);
+  // The writer keeps its place in its own state, not in `out`: what it has
+  // written can go at any point.
+  auto between = [&] {
+    if (out.size() < kPiece) return;
+    sink(out);
+    out.clear();
+  };
   json::Writer w(out);
   w.BeginObject();
   w.Key("generation").Uint(s.generation);
@@ -219,8 +231,8 @@ std::string SummaryJson(const DashboardState& s, std::int64_t now) {
   for (const auto& [name, t] : s.classes) WriteNamedTally(w, name, t);
   w.EndArray();
   w.Key("pools");
-  WritePools(w, s);
-  WriteNodes(w, s);
+  WritePools(w, s, between);
+  WriteNodes(w, s, between);
   w.Key("claims");
   WriteClaims(w, s);
   w.Key("pending").BeginArray();
@@ -229,7 +241,7 @@ std::string SummaryJson(const DashboardState& s, std::int64_t now) {
   w.Key("warnings");
   WriteStrings(w, s.warnings);
   w.EndObject();
-  return out;
+  sink(out);
 }
 
 std::string DevicesJson(const DashboardState& s, const std::string& node, const std::string& pool,

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "api/codec/time_format.h"
 #include "cli/serve/dashboard_state.h"
@@ -13,8 +15,10 @@
 namespace dra::cli::serve {
 
 // GET /api/summary: totals, per class, pool and node, claims, waiting pods,
-// health.
-std::string SummaryJson(const DashboardState& state, std::int64_t now);
+// health; given to `sink` in pieces of about 64 KiB (1.3 MB in all on 5,000
+// nodes), so that it can be coded as it is written.
+void WriteSummaryJson(const DashboardState& state, std::int64_t now,
+                      const std::function<void(std::string_view)>& sink);
 
 // GET /api/devices?node=N (or pool=DRIVER/POOL, or reach=1 for devices that
 // are not node-local): the devices with state, holders, partitions and
