@@ -17,12 +17,11 @@ void WaitingExplainer::Offer(KeptCluster objects, std::uint64_t version) {
   std::vector<std::string> waiting = WaitingPods(objects);
   const auto now = std::chrono::steady_clock::now();
   MutexLock lock(mu_);
-  if (taken_any_ && !retake_ && waiting == offered_ &&
+  if (taken_any_ && !latest_->hurried && waiting == offered_ &&
       (version == offered_version_ || now - offered_at_ < max_age_)) {
     return;
   }
   taken_any_ = true;
-  retake_ = false;
   offered_ = std::move(waiting);
   offered_at_ = now;
   offered_version_ = version;
@@ -69,7 +68,6 @@ void WaitingExplainer::Run() {
       objects = std::move(next_);
       generation = latest_->generation + 1;
     }
-    bool hurried = false;
     const auto start = std::chrono::steady_clock::now();
     auto explained = std::make_shared<Explained>();
     if (!WaitingPods(*objects).empty()) {
@@ -79,7 +77,7 @@ void WaitingExplainer::Run() {
       // What decoding freed (each object's text and document) goes back
       // rather than stay resident beside the scheduler built next.
       malloc_trim(0);
-      explained->pods = ExplainWaiting(std::move(cluster), gates_, &hurry_, &hurried);
+      explained->pods = ExplainWaiting(std::move(cluster), gates_, &hurry_, &explained->hurried);
     }
     objects.reset();
     explained->generation = generation;
@@ -90,7 +88,6 @@ void WaitingExplainer::Run() {
     malloc_trim(0);
     MutexLock lock(mu_);
     latest_ = std::move(explained);
-    retake_ = hurried;
     busy_ = next_ != nullptr;
     if (!busy_) hurry_ = false;
     cv_.NotifyAll();

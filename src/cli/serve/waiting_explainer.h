@@ -29,6 +29,8 @@ struct Explained {
   std::vector<PendingPod> pods;
   std::uint64_t generation = 0;  // grows with each explanation
   double seconds = 0;            // how long it took
+  // Hurried: some pods show the first node DRA rejected, not the closest.
+  bool hurried = false;
 };
 
 // Thread-safety: every method may be called from any thread. Runs one
@@ -72,9 +74,8 @@ class WaitingExplainer {
   std::chrono::steady_clock::time_point offered_at_ DRA_GUARDED_BY(mu_);
   std::uint64_t offered_version_ DRA_GUARDED_BY(mu_) = 0;
   bool taken_any_ DRA_GUARDED_BY(mu_) = false;
-  bool busy_ DRA_GUARDED_BY(mu_) = false;    // an explanation runs or is taken
-  bool retake_ DRA_GUARDED_BY(mu_) = false;  // the last one was hurried
-  std::atomic<bool> hurry_{false};           // read by the explanation's threads
+  bool busy_ DRA_GUARDED_BY(mu_) = false;  // an explanation runs or is taken
+  std::atomic<bool> hurry_{false};         // read by the explanation's threads
   std::shared_ptr<const Explained> latest_ DRA_GUARDED_BY(mu_);
   bool stopped_ DRA_GUARDED_BY(mu_) = false;
   std::thread thread_;
