@@ -17,6 +17,8 @@ void WaitingExplainer::Offer(KeptCluster objects, std::uint64_t version) {
   std::vector<std::string> waiting = WaitingPods(objects);
   const auto now = std::chrono::steady_clock::now();
   MutexLock lock(mu_);
+  // Stopped: nothing would take it, and a Hurry would wait for it forever.
+  if (stopped_) return;
   if (taken_any_ && !latest_->hurried && waiting == offered_ &&
       (version == offered_version_ || now - offered_at_ < max_age_)) {
     return;

@@ -48,6 +48,7 @@ class WaitingExplainer {
   // would be explained the same way. Returns at once; the newest cluster
   // taken replaces one not yet started. By value: a caller done with its
   // copy moves it in, so that an explanation does not hold a second one.
+  // Ignored after Stop().
   void Offer(KeptCluster objects, std::uint64_t version) DRA_EXCLUDES(mu_);
   // Ends the explanation in progress early (ExplainWaiting's `hurry`: pods
   // are still tried, but their closest nodes are no longer searched),

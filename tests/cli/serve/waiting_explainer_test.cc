@@ -131,5 +131,15 @@ TEST(WaitingExplainerTest, HurryReturnsOnceTheExplanationIsPublished) {
   EXPECT_EQ(explainer.Latest()->generation, 2u);
 }
 
+TEST(WaitingExplainerTest, AfterStopAnOfferIsIgnored) {
+  const KeptCluster kept = Kept(10, 1);
+  WaitingExplainer explainer(api::FeatureGates{}, std::chrono::seconds(30));
+  explainer.Stop();
+  explainer.Offer(kept, 1);
+  // Nothing was taken, so nothing to wait for (taken, it would never end).
+  explainer.Hurry();
+  EXPECT_EQ(explainer.Latest()->generation, 0u);
+}
+
 }  // namespace
 }  // namespace dra::cli::serve
