@@ -70,7 +70,8 @@ struct KeptCluster {
 bool IsWaitingPod(const api::Pod& pod);
 
 // Drops what nothing in dra serve reads (managedFields, resourceVersion,
-// selfLink, annotations outside resource.kubernetes.io/, the labels of pods)
+// selfLink, annotations outside resource.kubernetes.io/, the labels of pods,
+// the uids of nodes and slices, the owners of slices)
 // and encodes the rest in the newest version that serves the kind, compressed
 // by `compressor` (one per kind: the objects it has seen make its
 // dictionary). Fails only for an object no version can encode.
