@@ -110,9 +110,9 @@ struct ExplainOptions {
   bool every_node = true;
   // Set (by any thread, while ExplainPod runs or before): the nodes not yet
   // tried are skipped, and ExplainPod fails with "explanation cancelled",
-  // the scheduler as it was. Lets a caller that needs the memory or the
-  // time back end a pass over thousands of nodes within one node's work.
-  // Borrowed for the call.
+  // the pod put back as after any ExplainPod. Lets a caller that needs the
+  // memory or the time back end a pass over thousands of nodes within one
+  // node's work. Borrowed for the call.
   const std::atomic<bool>* cancel = nullptr;
 };
 
