@@ -99,36 +99,6 @@ bool SameAttribute(const NamedAttribute& e, const api::DeviceAttribute& a) {
 
 }  // namespace
 
-template <class T, std::size_t kChunk>
-T* DeviceTable::Chunked<T, kChunk>::Append(std::size_t n) {
-  if (n > kChunk) {
-    // Longer than a chunk: a chunk of its own, placed before the last one
-    // so that the room left in the last one stays in use.
-    auto own = std::make_unique<T[]>(n);
-    T* out = own.get();
-    appended_ += n;
-    chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(own));
-    bytes_ += n * sizeof(T);
-    return out;
-  }
-  if (chunks_.empty() || used_ + n > kChunk) {
-    chunks_.push_back(std::make_unique<T[]>(kChunk));
-    bytes_ += kChunk * sizeof(T);
-    used_ = 0;
-  }
-  T* out = chunks_.back().get() + used_;
-  used_ += n;
-  appended_ += n;
-  return out;
-}
-
-std::string_view DeviceTable::Keep(std::string_view s) {
-  if (s.empty()) return {};
-  char* at = text_.Append(s.size());
-  std::copy(s.begin(), s.end(), at);
-  return {at, s.size()};
-}
-
 static_assert(sizeof(NamedAttribute) <= 40, "a distinct attribute is one per device in a fleet");
 
 namespace {
@@ -217,7 +187,7 @@ DeviceTable::~DeviceTable() = default;
 const AttributeName* DeviceTable::NameRecord(std::string_view name, bool has_domain,
                                              std::string_view driver) {
   auto known = distinct_->names.find(name);
-  if (known == distinct_->names.end()) known = distinct_->names.insert(Keep(name)).first;
+  if (known == distinct_->names.end()) known = distinct_->names.insert(KeepText(text_, name)).first;
   auto [record, inserted] = distinct_->name_records.try_emplace(
       {known->data(), has_domain ? nullptr : driver.data()}, nullptr);
   if (inserted) {
@@ -257,7 +227,7 @@ void DeviceTable::Add(const api::Device& d, std::string_view driver) {
         e.value = cel::ViewAttribute(a, unused);
         using Kind = cel::AttributeValueView::Kind;
         if (e.value.kind == Kind::kString || e.value.kind == Kind::kVersion) {
-          e.value.string_value = Keep(e.value.string_value);
+          e.value.string_value = KeepText(text_, e.value.string_value);
         }
       } else {
         ++published_;

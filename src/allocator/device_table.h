@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "allocator/capacity.h"
+#include "allocator/chunked.h"
 #include "dra/api/resource.h"
 #include "dra/cel/api_device_view.h"
 #include "dra/cel/device_view.h"
@@ -167,26 +168,6 @@ class DeviceTable {
   std::vector<Index> attribute_refs_;  // numbers of entries in attributes_
   std::vector<Index> capacity_begin_;
   std::vector<const NamedCapacity*> capacity_refs_;
-  // Appends `n` default-made items that never move, in chunks of `kChunk`
-  // (std::deque's blocks of 512 bytes would hold two attributes and waste a
-  // third of their room); more than kChunk at once get a chunk of their own.
-  template <class T, std::size_t kChunk>
-  class Chunked {
-   public:
-    T* Append(std::size_t n = 1);
-    std::size_t bytes() const { return bytes_; }
-    // The `number`th entry, when every Append was of one entry.
-    const T* Entry(std::size_t number) const {
-      return chunks_[number / kChunk].get() + number % kChunk;
-    }
-    std::size_t appended() const { return appended_; }
-
-   private:
-    std::vector<std::unique_ptr<T[]>> chunks_;
-    std::size_t bytes_ = 0;      // of every chunk, those longer than kChunk included
-    std::size_t used_ = kChunk;  // of the last chunk
-    std::size_t appended_ = 0;   // entries
-  };
   // The distinct entries and names, and the text of names and string values.
   // Appended one at a time, so that an entry's number finds it.
   Chunked<NamedAttribute, 256> attributes_;
@@ -195,8 +176,6 @@ class DeviceTable {
   std::deque<NamedCapacity> capacities_;
   Chunked<char, 16384> text_;
   std::size_t published_ = 0;  // entries that keep their published attribute
-  // `s` copied into text_.
-  std::string_view Keep(std::string_view s);
   // The record of attribute `name` of `driver`'s device (`has_domain`: the
   // name has a '/'), made on first use. REQUIRES: not sealed.
   const AttributeName* NameRecord(std::string_view name, bool has_domain, std::string_view driver);

@@ -113,29 +113,6 @@ Inventory::Inventory(Snapshot snapshot)
 
 std::string_view Inventory::Intern(const std::string& s) { return *strings_.insert(s).first; }
 
-std::string_view Inventory::KeepText(std::string_view s) {
-  constexpr std::size_t kBlock = 16384;
-  if (s.empty()) return {};
-  if (s.size() > kBlock) {
-    // A block of its own, before the last one, whose room stays in use.
-    auto own = std::make_unique<char[]>(s.size());
-    texts_bytes_ += s.size();
-    char* at = own.get();
-    texts_.insert(texts_.empty() ? texts_.end() : texts_.end() - 1, std::move(own));
-    std::copy(s.begin(), s.end(), at);
-    return {at, s.size()};
-  }
-  if (s.size() > texts_left_) {
-    texts_.push_back(std::make_unique<char[]>(kBlock));
-    texts_left_ = kBlock;
-    texts_bytes_ += kBlock;
-  }
-  char* at = texts_.back().get() + (kBlock - texts_left_);
-  std::copy(s.begin(), s.end(), at);
-  texts_left_ -= s.size();
-  return {at, s.size()};
-}
-
 Index Inventory::AddExtra(const api::Device& d,
                           std::unordered_multimap<std::size_t, Index>& distinct) {
   DeviceExtra e{d.consumes_counters,
@@ -183,7 +160,7 @@ void Inventory::RecordSlice(api::ResourceSlice& s, Recording& recording) {
   const Index slice_index = static_cast<Index>(slices_.size());
   const bool has_counters = !s.spec.shared_counters.empty();
   SliceRecord& rec = slices_.emplace_back();
-  rec.name = KeepText(s.metadata.name);
+  rec.name = KeepText(texts_, s.metadata.name);
   rec.pool = pool;
   rec.first_device = static_cast<Index>(devices_.size());
   rec.device_count = static_cast<Index>(s.spec.devices.size());
@@ -192,7 +169,7 @@ void Inventory::RecordSlice(api::ResourceSlice& s, Recording& recording) {
   rec.all_nodes = s.spec.all_nodes;
   rec.generation = s.spec.pool.generation;
   rec.resource_slice_count = s.spec.pool.resource_slice_count;
-  if (s.spec.node_name) rec.node_name = KeepText(*s.spec.node_name);
+  if (s.spec.node_name) rec.node_name = KeepText(texts_, *s.spec.node_name);
   rec.extra = kNoIndex;
   if (s.spec.node_selector || has_counters) {
     rec.extra = static_cast<Index>(slice_extras_.size());
@@ -332,7 +309,7 @@ std::size_t Inventory::bytes() const {
   return slices_.capacity() * sizeof(SliceRecord) + devices_.capacity() * sizeof(DeviceRecord) +
          extras_.capacity() * sizeof(DeviceExtra) + slice_extras_.capacity() * sizeof(SliceExtra) +
          pool_names_.capacity() * sizeof(PoolName) +
-         device_names_.capacity() * sizeof(std::string_view) + texts_bytes_ +
+         device_names_.capacity() * sizeof(std::string_view) + texts_.bytes() +
          (same_id_next_.capacity() + pools_by_name_.capacity() + pool_slice_begin_.capacity() +
           pool_slices_.capacity() + pool_device_begin_.capacity() + pool_devices_.capacity() +
           slices_by_node_.capacity()) *

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "allocator/capacity.h"
+#include "allocator/chunked.h"
 #include "allocator/device_table.h"
 #include "dra/allocator/allocator.h"
 #include "dra/util/result.h"
@@ -155,8 +156,6 @@ class Inventory {
   void GroupByPool();
   void SortByName();
   std::string_view Intern(const std::string& s);
-  // A copy of `s` among the inventory's texts, valid for its life.
-  std::string_view KeepText(std::string_view s);
   Index AddExtra(const api::Device& device, std::unordered_multimap<std::size_t, Index>& distinct);
 
   Snapshot snapshot_;
@@ -165,9 +164,7 @@ class Inventory {
   // Texts each record has its own of (slice and node names), back to back
   // in blocks that never move: a std::string per slice took a block of
   // the heap for each name longer than 15 bytes.
-  std::vector<std::unique_ptr<char[]>> texts_;
-  std::size_t texts_left_ = 0;   // in the last block
-  std::size_t texts_bytes_ = 0;  // of every block
+  Chunked<char, 16384> texts_;
   std::vector<SliceRecord> slices_;
   std::vector<SliceExtra> slice_extras_;
   std::vector<DeviceRecord> devices_;
