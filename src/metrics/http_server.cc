@@ -177,12 +177,7 @@ class HttplibServer final : public HttpServer {
         res.body = *answer.shared_body;
       } else {
         // The text is someone else's to keep: only the reference goes.
-        std::shared_ptr<const std::string> held = std::move(answer.shared_body);
-        res.set_content_provider(
-            held->size(), answer.content_type,
-            [held](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-              return Send(*held, offset, length, sink);
-            });
+        SendHeld(std::move(answer.shared_body), answer.content_type, res);
       }
       SetContentType(answer.content_type, res);
       return;
@@ -221,11 +216,7 @@ class HttplibServer final : public HttpServer {
                                       : std::make_shared<const std::string>(std::move(answer.body));
     if (gzip && options_.gzip_level > 0) {
       res.set_header("Content-Encoding", "gzip");
-      res.set_content_provider(
-          coded->size(), answer.content_type,
-          [coded](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-            return Send(*coded, offset, length, sink);
-          });
+      SendHeld(coded, answer.content_type, res);
     } else if (ranged) {
       std::string plain;
       plain.reserve(*answer.gzip_of);
@@ -258,6 +249,18 @@ class HttplibServer final : public HttpServer {
           });
     }
     SetContentType(answer.content_type, res);
+  }
+
+  // `held` as the body, sent from where it is: the reference is all the
+  // answer keeps.
+  static void SendHeld(std::shared_ptr<const std::string> held, const std::string& type,
+                       httplib::Response& res) {
+    const std::size_t size = held->size();
+    res.set_content_provider(
+        size, type,
+        [held = std::move(held)](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+          return Send(*held, offset, length, sink);
+        });
   }
 
   // Once: httplib's content providers add a Content-Type of their own.

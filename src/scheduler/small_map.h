@@ -31,8 +31,7 @@ class SmallMap {
     return it != entries_.end() && it->first == key ? it : entries_.end();
   }
   const_iterator find(const K& key) const {
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
-                               [](const value_type& e, const K& k) { return e.first < k; });
+    auto it = LowerBound(key);
     return it != entries_.end() && it->first == key ? it : entries_.end();
   }
   iterator erase(const_iterator it) { return entries_.erase(it); }
@@ -46,9 +45,12 @@ class SmallMap {
   bool operator==(const SmallMap&) const = default;
 
  private:
+  static bool KeyBefore(const value_type& e, const K& k) { return e.first < k; }
   iterator LowerBound(const K& key) {
-    return std::lower_bound(entries_.begin(), entries_.end(), key,
-                            [](const value_type& e, const K& k) { return e.first < k; });
+    return std::lower_bound(entries_.begin(), entries_.end(), key, KeyBefore);
+  }
+  const_iterator LowerBound(const K& key) const {
+    return std::lower_bound(entries_.begin(), entries_.end(), key, KeyBefore);
   }
 
   std::vector<value_type> entries_;  // sorted by key, keys distinct

@@ -556,10 +556,8 @@ std::vector<PendingPod> ExplainWaiting(scheduler::Cluster cluster, const api::Fe
       // the node that came closest, as dra explain does. That tries the pod
       // on every node, so only for the first pods of a large backlog.
       closest_budget -= nodes;
-      const bool in_a_hurry = hurry != nullptr && hurry->load();
-      Result<scheduler::PodVerdict> verdict =
-          in_a_hurry ? Result<scheduler::PodVerdict>(Error{"explanation cancelled"})
-                     : sched.ExplainPod(p.namespace_, p.name, closest_only);
+      // Hurried, before or during it: cancelled, the first node stays.
+      Result<scheduler::PodVerdict> verdict = sched.ExplainPod(p.namespace_, p.name, closest_only);
       if (verdict.ok()) {
         std::vector<const scheduler::NodeVerdict*> closest = explain::ClosestNodes(*verdict);
         if (!closest.empty()) why = closest.front()->explanation;
