@@ -78,7 +78,7 @@ std::size_t Allocator::MemoryBytes() const {
   return impl_->inventory.bytes() + impl_->selectors.bytes() + state;
 }
 
-std::vector<std::uint32_t> Allocator::VisiblePools(const api::Node& node) const {
+std::vector<std::uint32_t> Allocator::VisiblePools(NodeRef node) const {
   std::vector<std::uint32_t> out;
   const std::shared_ptr<const NodePools> node_pools = impl_->nodes.Get(node);
   if (!node_pools->pools.ok()) return out;
@@ -98,20 +98,18 @@ AllocatedState Allocator::NewAllocatedState(std::span<const api::ResourceClaim> 
   return state;
 }
 
-AllocateResult Allocator::Allocate(const api::Node& node,
-                                   std::span<const api::ResourceClaim> claims,
+AllocateResult Allocator::Allocate(NodeRef node, std::span<const api::ResourceClaim> claims,
                                    const AllocateOptions& options) const {
   return Run(node, claims, impl_->DefaultState(), options);
 }
 
-AllocateResult Allocator::Allocate(const api::Node& node,
-                                   std::span<const api::ResourceClaim> claims,
+AllocateResult Allocator::Allocate(NodeRef node, std::span<const api::ResourceClaim> claims,
                                    const AllocatedState& in_use,
                                    const AllocateOptions& options) const {
   return Run(node, claims, *in_use.impl_, options);
 }
 
-AllocateResult Allocator::Run(const api::Node& node, std::span<const api::ResourceClaim> claims,
+AllocateResult Allocator::Run(NodeRef node, std::span<const api::ResourceClaim> claims,
                               const AllocatedState::Impl& in_use,
                               const AllocateOptions& options) const {
   const Inventory& inv = impl_->inventory;

@@ -13,7 +13,7 @@ namespace {
 class Funnel {
  public:
   Funnel(const Inventory& inv, const AllocatedState::Impl& in_use, const Scan& scan,
-         Selection& selection, const api::Node& node)
+         Selection& selection, NodeRef node)
       : inv_(inv),
         in_use_(in_use),
         scan_(scan),
@@ -163,7 +163,7 @@ class Funnel {
   const AllocatedState::Impl& in_use_;
   const Scan& scan_;
   Selection& selection_;
-  const api::Node& node_;
+  const NodeRef node_;
   CounterLedger counters_;
 };
 
@@ -171,10 +171,9 @@ class Funnel {
 
 Explanation Explain(const Inventory& inventory, const AllocatedState::Impl& in_use,
                     const GatheredPools& pools, const Scan& scan,
-                    const std::vector<ClaimPlan>& plans, Selection& selection,
-                    const api::Node& node) {
+                    const std::vector<ClaimPlan>& plans, Selection& selection, NodeRef node) {
   Explanation out;
-  out.node = node.metadata.name;
+  out.node = node.name();
   Funnel funnel(inventory, in_use, scan, selection, node);
   const EntryExplanation* first_blocked = nullptr;
   for (const ClaimPlan& plan : plans) {

@@ -14,7 +14,6 @@ namespace dra::allocator {
 
 Explanation Explain(const Inventory& inventory, const AllocatedState::Impl& in_use,
                     const GatheredPools& pools, const Scan& scan,
-                    const std::vector<ClaimPlan>& plans, Selection& selection,
-                    const api::Node& node);
+                    const std::vector<ClaimPlan>& plans, Selection& selection, NodeRef node);
 
 }  // namespace dra::allocator

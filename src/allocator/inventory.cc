@@ -264,13 +264,13 @@ void Inventory::SortByName() {
                    [&](Index a, Index b) { return *slices_[a].node_name < *slices_[b].node_name; });
 }
 
-std::span<const Index> Inventory::node_slices(const std::string& node) const {
+std::span<const Index> Inventory::node_slices(std::string_view node) const {
   auto first =
       std::lower_bound(slices_by_node_.begin(), slices_by_node_.end(), node,
-                       [&](Index s, const std::string& n) { return *slices_[s].node_name < n; });
+                       [&](Index s, std::string_view n) { return *slices_[s].node_name < n; });
   auto last =
       std::upper_bound(first, slices_by_node_.end(), node,
-                       [&](const std::string& n, Index s) { return n < *slices_[s].node_name; });
+                       [&](std::string_view n, Index s) { return n < *slices_[s].node_name; });
   return {slices_by_node_.data() + (first - slices_by_node_.begin()),
           static_cast<std::size_t>(last - first)};
 }

@@ -124,7 +124,7 @@ class Inventory {
             pool_slices_.data() + pool_slice_begin_[pool + 1]};
   }
   // Slices with this spec.nodeName, in input order.
-  std::span<const Index> node_slices(const std::string& node) const;
+  std::span<const Index> node_slices(std::string_view node) const;
   // Slices without spec.nodeName, in input order.
   const std::vector<Index>& shared_slices() const { return shared_slices_; }
   // Slices publishing shared counters, in input order.

@@ -62,15 +62,15 @@ bool ExpressionMatches(const api::NodeSelectorRequirement& r, const api::StringM
   return op == "Gt" ? label > bound : label < bound;
 }
 
-bool FieldMatches(const api::NodeSelectorRequirement& r, const std::string& node_name) {
-  std::string_view value = r.key == "metadata.name" ? std::string_view(node_name) : "";
+bool FieldMatches(const api::NodeSelectorRequirement& r, std::string_view node_name) {
+  std::string_view value = r.key == "metadata.name" ? node_name : "";
   bool in = value == r.values[0];
   return r.operator_ == "In" ? in : !in;
 }
 
 }  // namespace
 
-Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, const api::Node& node) {
+Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, NodeRef node) {
   for (const api::NodeSelectorTerm& term : selector.node_selector_terms) {
     for (const auto& r : term.match_expressions) {
       if (Status s = CheckExpression(r); !s.ok()) return s.failure();
@@ -79,12 +79,11 @@ Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, const api::N
       if (Status s = CheckField(r); !s.ok()) return s.failure();
     }
   }
-  const std::string& name = node.metadata.name;
+  const std::string_view name = node.name();
   for (const api::NodeSelectorTerm& term : selector.node_selector_terms) {
     if (term.match_expressions.empty() && term.match_fields.empty()) continue;
-    bool ok =
-        std::all_of(term.match_expressions.begin(), term.match_expressions.end(),
-                    [&](const auto& r) { return ExpressionMatches(r, node.metadata.labels); });
+    bool ok = std::all_of(term.match_expressions.begin(), term.match_expressions.end(),
+                          [&](const auto& r) { return ExpressionMatches(r, node.labels()); });
     if (ok && !name.empty()) {
       ok = std::all_of(term.match_fields.begin(), term.match_fields.end(),
                        [&](const auto& r) { return FieldMatches(r, name); });
@@ -96,8 +95,8 @@ Result<bool> NodeSelectorMatches(const api::NodeSelector& selector, const api::N
 
 Result<bool> NodeMatches(std::optional<std::string_view> node_name,
                          const std::optional<bool>& all_nodes,
-                         const std::optional<api::NodeSelector>& selector, const api::Node& node) {
-  if (node_name && !node_name->empty()) return *node_name == node.metadata.name;
+                         const std::optional<api::NodeSelector>& selector, NodeRef node) {
+  if (node_name && !node_name->empty()) return *node_name == node.name();
   if (all_nodes.value_or(false)) return true;
   if (selector) return NodeSelectorMatches(*selector, node);
   return false;

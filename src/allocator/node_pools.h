@@ -32,7 +32,7 @@ class NodePoolsCache {
   NodePoolsCache(const Inventory& inventory, bool keep) : inventory_(inventory), keep_(keep) {}
 
   // Thread-safe. The result stays valid while the caller holds it.
-  std::shared_ptr<const NodePools> Get(const api::Node& node) DRA_EXCLUDES(mu_);
+  std::shared_ptr<const NodePools> Get(NodeRef node) DRA_EXCLUDES(mu_);
 
   std::size_t size() const;
 

@@ -19,7 +19,7 @@ bool IsCounterSlice(const SliceRecord& s, const Features& f) {
   return f.partitionable_devices && s.has_counters;
 }
 
-Result<bool> SliceRelevant(const Inventory& inv, Index slice, const api::Node& node) {
+Result<bool> SliceRelevant(const Inventory& inv, Index slice, NodeRef node) {
   const SliceRecord& s = inv.slices()[slice];
   const auto& selector = inv.slice_extra(slice).node_selector;
   if ((s.node_name && !s.node_name->empty()) || s.all_nodes.value_or(false) || selector) {
@@ -111,8 +111,7 @@ Pool BuildPool(const Inventory& inv, Index pool_index, const std::vector<Index>&
 
 // Groups the slices relevant for the node by pool, keeping each pool's newest
 // generation; groups in order of first appearance.
-Status GroupRelevantSlices(const Inventory& inv, const api::Node& node,
-                           std::vector<Group>& groups) {
+Status GroupRelevantSlices(const Inventory& inv, NodeRef node, std::vector<Group>& groups) {
   const Features& f = inv.features();
   std::unordered_map<Index, std::size_t> group_of;
   // Adds a slice that is relevant for the node to its pool's newest generation.
@@ -160,8 +159,8 @@ Status GroupRelevantSlices(const Inventory& inv, const api::Node& node,
       if (Status st = consider(s); !st.ok()) return st;
     }
   } else {
-    if (!node.metadata.name.empty()) {
-      for (Index s : inv.node_slices(node.metadata.name)) {
+    if (!node.name().empty()) {
+      for (Index s : inv.node_slices(node.name())) {
         if (Status st = consider(s); !st.ok()) return st;
       }
     }
@@ -207,7 +206,7 @@ void AddPool(const Inventory& inv, const Group& g, std::vector<Pool>& pools) {
 
 }  // namespace
 
-Result<GatheredPools> GatherPools(const Inventory& inv, const api::Node& node) {
+Result<GatheredPools> GatherPools(const Inventory& inv, NodeRef node) {
   std::vector<Group> groups;
   if (Status st = GroupRelevantSlices(inv, node, groups); !st.ok()) return st.failure();
 

@@ -33,6 +33,6 @@ struct GatheredPools {
 };
 
 // Errors: an unparsable slice node selector.
-Result<GatheredPools> GatherPools(const Inventory& inventory, const api::Node& node);
+Result<GatheredPools> GatherPools(const Inventory& inventory, NodeRef node);
 
 }  // namespace dra::allocator

@@ -47,7 +47,7 @@ void Merge(api::List<api::NodeSelectorRequirement>& into,
 Result<std::optional<api::NodeSelector>> NodeSelectorFor(const Inventory& inv,
                                                          const std::string& claim,
                                                          const std::vector<Pick>& picks,
-                                                         const api::Node& node) {
+                                                         NodeRef node) {
   api::NodeSelectorTerm term;
   for (const Pick& pick : picks) {
     const DeviceRecord& rec = inv.devices()[pick.device];
@@ -66,7 +66,7 @@ Result<std::optional<api::NodeSelector>> NodeSelectorFor(const Inventory& inv,
       api::NodeSelectorRequirement field;
       field.key = "metadata.name";
       field.operator_ = "In";
-      field.values = {inv.stable() ? std::string(node_name) : node.metadata.name};
+      field.values = {inv.stable() ? std::string(node_name) : std::string(node.name())};
       api::NodeSelectorTerm pinned;
       pinned.match_fields.push_back(std::move(field));
       api::NodeSelector out;
@@ -154,8 +154,7 @@ api::List<api::DeviceAllocationConfiguration> Configs(const ClaimPlan& plan,
 
 Result<api::AllocationResult> BuildAllocation(const Inventory& inventory, const ClaimPlan& plan,
                                               const std::vector<Pick>& picks,
-                                              const std::vector<int>& selected,
-                                              const api::Node& node) {
+                                              const std::vector<int>& selected, NodeRef node) {
   api::AllocationResult result;
   result.devices.results.set_present();
   for (const Pick& p : picks) result.devices.results.push_back(DeviceResult(inventory, p));

@@ -11,7 +11,6 @@ namespace dra::allocator {
 // Errors: a node selector with more than one term (upstream cannot merge it).
 Result<api::AllocationResult> BuildAllocation(const Inventory& inventory, const ClaimPlan& plan,
                                               const std::vector<Pick>& picks,
-                                              const std::vector<int>& selected,
-                                              const api::Node& node);
+                                              const std::vector<int>& selected, NodeRef node);
 
 }  // namespace dra::allocator

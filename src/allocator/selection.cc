@@ -43,7 +43,7 @@ std::size_t SelectorCache::bytes() const {
   return selectors_.size() * inventory_.devices().size();
 }
 
-Selection::Selection(const Inventory& inventory, SelectorCache& cache, const api::Node& node,
+Selection::Selection(const Inventory& inventory, SelectorCache& cache, NodeRef node,
                      const Scan& scan, const std::atomic<bool>* cancelled)
     : inventory_(inventory), cache_(cache), node_(node), scan_(scan), cancelled_(cancelled) {}
 

@@ -57,8 +57,8 @@ class SelectorCache {
 class Selection {
  public:
   // REQUIRES: `scan` is filled before the first evaluation and then unchanged.
-  Selection(const Inventory& inventory, SelectorCache& cache, const api::Node& node,
-            const Scan& scan, const std::atomic<bool>* cancelled);
+  Selection(const Inventory& inventory, SelectorCache& cache, NodeRef node, const Scan& scan,
+            const std::atomic<bool>* cancelled);
 
   // An id for the expression, shared by all selectors with the same text.
   int Intern(const std::string& expression);
@@ -77,7 +77,7 @@ class Selection {
  private:
   const Inventory& inventory_;
   SelectorCache& cache_;
-  const api::Node& node_;
+  const NodeRef node_;
   const Scan& scan_;
   const std::atomic<bool>* cancelled_;
   std::unordered_map<std::string, int> ids_;

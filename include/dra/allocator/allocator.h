@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dra/allocator/explanation.h"
+#include "dra/allocator/node_ref.h"
 #include "dra/api/core.h"
 #include "dra/api/feature_gates.h"
 #include "dra/api/resource.h"
@@ -156,12 +157,12 @@ class Allocator {
 
   // Allocates `claims` (their status is ignored) on `node`, with the devices
   // of the snapshot's allocated_claims in use.
-  AllocateResult Allocate(const api::Node& node, std::span<const api::ResourceClaim> claims,
+  AllocateResult Allocate(NodeRef node, std::span<const api::ResourceClaim> claims,
                           const AllocateOptions& options = {}) const;
 
   // The same with an explicit in-use state; the snapshot's allocated_claims
   // are then ignored.
-  AllocateResult Allocate(const api::Node& node, std::span<const api::ResourceClaim> claims,
+  AllocateResult Allocate(NodeRef node, std::span<const api::ResourceClaim> claims,
                           const AllocatedState& in_use, const AllocateOptions& options = {}) const;
 
   // An empty in-use state, and one holding `claims`' allocations (claims
@@ -173,7 +174,7 @@ class Allocator {
 
   // The pools `node` sees, as opaque ids for AllocatedState::Version (empty
   // when the node's slices cannot be gathered).
-  std::vector<std::uint32_t> VisiblePools(const api::Node& node) const;
+  std::vector<std::uint32_t> VisiblePools(NodeRef node) const;
 
   // Approximate heap bytes of the allocator's index and caches (without
   // per-slice names and selectors), for memory-per-device figures.
@@ -181,7 +182,7 @@ class Allocator {
 
  private:
   struct Impl;
-  AllocateResult Run(const api::Node& node, std::span<const api::ResourceClaim> claims,
+  AllocateResult Run(NodeRef node, std::span<const api::ResourceClaim> claims,
                      const AllocatedState::Impl& in_use, const AllocateOptions& options) const;
   std::unique_ptr<Impl> impl_;
 };
