@@ -51,7 +51,7 @@ void Scheduler::Impl::Bind(std::size_t index, std::size_t node, Cycle& cycle, No
   if (binding_conditions && !AwaitBindingConditions(index, cycle)) return;
   // Bind.
   rec.state = PodState::kBound;
-  rec.node = cluster.nodes[node].metadata.name;
+  rec.node = nodes[node].name;
   rec.reason.clear();
   rec.pod.spec.node_name = rec.node;
   rec.pod.status.phase = "Running";

@@ -16,7 +16,7 @@ void Scheduler::Impl::RecordSchedulable(std::size_t chosen, const Cycle& cycle,
                                         const NodeResult& winner) {
   PodVerdict& v = *explaining;
   v.verdict = Verdict::kSchedulable;
-  v.node = cluster.nodes[chosen].metadata.name;
+  v.node = nodes[chosen].name;
   for (std::size_t j = 0; j < cycle.to_allocate.size() && j < winner.allocations.size(); ++j) {
     v.allocations.push_back({cycle.resolved[cycle.to_allocate[j]].key, winner.allocations[j]});
   }

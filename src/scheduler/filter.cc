@@ -37,7 +37,7 @@ struct Scheduler::Impl::FilterShared {
 };
 
 Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, const Cycle& cycle) {
-  const std::size_t n = cluster.nodes.size();
+  const std::size_t n = nodes.size();
   FilterShared shared;
   shared.to_find = explaining != nullptr ? n : NumFeasibleNodesToFind(n);
   shared.start = next_start_node % n;
@@ -86,7 +86,7 @@ Scheduler::Impl::FilterPass Scheduler::Impl::FilterNodes(const PodRecord& rec, c
       NodeResult& r = node_results[node];
       if (!every_node && !r.explanation) continue;
       explaining->nodes.push_back(
-          {cluster.nodes[node].metadata.name, r.feasible, r.reasons, r.unresolvable,
+          {nodes[node].name, r.feasible, r.reasons, r.unresolvable,
            r.explanation ? std::optional(std::move(*r.explanation)) : std::nullopt});
     }
   }
@@ -118,9 +118,8 @@ void Scheduler::Impl::FilterOneNode(const PodRecord& rec, const Cycle& cycle, Fi
   NodeResult& r = node_results[node];
   r = NodeResult{};
   shared.evaluated.fetch_add(1, std::memory_order_relaxed);
-  NodeFilterStatus fit =
-      FilterNode(rec.pod, cycle.requests, cluster.nodes[node], node_info[node].capacity,
-                 node_info[node].usage, dra_extended_names);
+  NodeFilterStatus fit = FilterNode(rec.pod, cycle.requests, nodes[node], node_info[node].capacity,
+                                    node_info[node].usage, dra_extended_names);
   if (!fit.ok()) {
     r.reasons = std::move(fit.reasons);
     r.unresolvable = fit.unresolvable;
@@ -147,7 +146,7 @@ void Scheduler::Impl::FilterOneNode(const PodRecord& rec, const Cycle& cycle, Fi
     return;
   }
   for (const auto& [claim_index, selector] : cycle.pinned) {
-    if (!MatchesNodeSelector(*selector, cluster.nodes[node])) {
+    if (!MatchesNodeSelector(*selector, nodes[node])) {
       r.unavailable.push_back(claim_index);
     }
   }
@@ -167,7 +166,7 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
   const std::uint64_t signature =
       &claims_here == &cycle.all_dra_claims ? shared.all_dra_signature : shared.claims_signature;
   if (memoized && !visible_pools_known[node]) {
-    visible_pools[node] = alloc->VisiblePools(cluster.nodes[node]);
+    visible_pools[node] = alloc->VisiblePools(nodes[node].ref());
     visible_pools_known[node] = 1;
   }
   const std::uint64_t version = memoized ? in_use->Version(visible_pools[node]) : 0;
@@ -187,7 +186,7 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
   // A node-specific claim list does not outlive this call: build its results now.
   node_options.build_results = shared.scores_need_results || node_specific || explaining != nullptr;
   allocator::AllocateResult ar =
-      alloc->Allocate(cluster.nodes[node], claims_here, *in_use, node_options);
+      alloc->Allocate(nodes[node].ref(), claims_here, *in_use, node_options);
   switch (ar.outcome) {
     case allocator::Outcome::kAllocated:
       r.allocations = std::move(ar.allocations);
@@ -207,9 +206,9 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
         allocator::AllocateOptions explain_options = shared.allocate_options;
         explain_options.explain = true;
         allocator::AllocateResult why =
-            alloc->Allocate(cluster.nodes[node], claims_here, *in_use, explain_options);
+            alloc->Allocate(nodes[node].ref(), claims_here, *in_use, explain_options);
         if (why.outcome == allocator::Outcome::kUnschedulable) {
-          why.explanation.node = cluster.nodes[node].metadata.name;
+          why.explanation.node = nodes[node].name;
           if (pod_explain_options != nullptr && pod_explain_options->distance) {
             OfferExplanation(node, std::move(why.explanation));
           } else {
@@ -234,7 +233,7 @@ bool Scheduler::Impl::FilterClaims(const Cycle& cycle, FilterShared& shared, std
 Result<std::vector<std::size_t>> Scheduler::Impl::FeasibleNodes(const FilterPass& pass) {
   // Every position below `evaluated` was filtered; the first `to_find`
   // feasible ones are the same whatever the threads' timing.
-  const std::size_t n = cluster.nodes.size();
+  const std::size_t n = nodes.size();
   std::vector<std::size_t> feasible;
   std::size_t last_pos = 0;
   for (std::size_t pos = 0; pos < pass.evaluated && feasible.size() < pass.to_find; ++pos) {

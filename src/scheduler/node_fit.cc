@@ -64,18 +64,18 @@ bool MatchesRequirement(const api::NodeSelectorRequirement& req, const std::stri
   return false;
 }
 
-bool MatchesTerm(const api::NodeSelectorTerm& term, const api::Node& node) {
+bool MatchesTerm(const api::NodeSelectorTerm& term, NodeView node) {
   // A term without requirements selects no node.
   if (term.match_expressions.empty() && term.match_fields.empty()) return false;
   for (const api::NodeSelectorRequirement& req : term.match_expressions) {
-    auto it = node.metadata.labels.find(req.key);
-    if (!MatchesRequirement(req, it == node.metadata.labels.end() ? nullptr : &it->second)) {
+    auto it = node.labels.find(req.key);
+    if (!MatchesRequirement(req, it == node.labels.end() ? nullptr : &it->second)) {
       return false;
     }
   }
   for (const api::NodeSelectorRequirement& req : term.match_fields) {
     if (req.key != "metadata.name") return false;
-    if (!MatchesRequirement(req, &node.metadata.name)) return false;
+    if (!MatchesRequirement(req, &node.name)) return false;
   }
   return true;
 }
@@ -135,7 +135,7 @@ NodeCapacity CapacityOf(const api::Node& node) {
   return c;
 }
 
-bool MatchesNodeSelector(const api::NodeSelector& selector, const api::Node& node) {
+bool MatchesNodeSelector(const api::NodeSelector& selector, NodeView node) {
   for (const api::NodeSelectorTerm& term : selector.node_selector_terms) {
     if (MatchesTerm(term, node)) return true;
   }
@@ -151,9 +151,8 @@ bool ToleratesTaint(const api::Toleration& toleration, const api::Taint& taint) 
   return toleration.operator_ == "Exists";
 }
 
-const api::Taint* UntoleratedTaint(const api::Node& node,
-                                   const api::List<api::Toleration>& tolerations) {
-  for (const api::Taint& taint : node.spec.taints) {
+const api::Taint* UntoleratedTaint(NodeView node, const api::List<api::Toleration>& tolerations) {
+  for (const api::Taint& taint : node.taints) {
     if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
     bool tolerated =
         std::any_of(tolerations.begin(), tolerations.end(),
@@ -163,7 +162,7 @@ const api::Taint* UntoleratedTaint(const api::Node& node,
   return nullptr;
 }
 
-NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, const api::Node& node,
+NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, NodeView node,
                             const NodeCapacity& capacity, const NodeUsage& usage,
                             const std::set<std::string>& dra_resources) {
   NodeFilterStatus status;
@@ -172,10 +171,10 @@ NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, co
     status.unresolvable = true;
     return status;
   };
-  if (!pod.spec.node_name.empty() && pod.spec.node_name != node.metadata.name) {
+  if (!pod.spec.node_name.empty() && pod.spec.node_name != node.name) {
     return reject(kReasonNodeName);
   }
-  if (node.spec.unschedulable) {
+  if (node.unschedulable) {
     // Tolerating the unschedulable taint tolerates spec.unschedulable.
     api::Taint cordon{"node.kubernetes.io/unschedulable", "", "NoSchedule", {}};
     if (std::none_of(pod.spec.tolerations.begin(), pod.spec.tolerations.end(),
@@ -185,8 +184,8 @@ NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, co
   }
   if (UntoleratedTaint(node, pod.spec.tolerations) != nullptr) return reject(kReasonTaints);
   for (const auto& [key, value] : pod.spec.node_selector) {
-    auto it = node.metadata.labels.find(key);
-    if (it == node.metadata.labels.end() || it->second != value) return reject(kReasonAffinity);
+    auto it = node.labels.find(key);
+    if (it == node.labels.end() || it->second != value) return reject(kReasonAffinity);
   }
   if (pod.spec.affinity && pod.spec.affinity->node_affinity &&
       pod.spec.affinity->node_affinity->required_during_scheduling_ignored_during_execution &&

@@ -14,9 +14,30 @@
 #include <vector>
 
 #include "dra/api/core.h"
+#include "dra/scheduler/scheduler.h"
 #include "scheduler/small_map.h"
 
 namespace dra::scheduler {
+
+// What the filters read of a node, made from a Node or the scheduler's
+// NodeRecord of one; a view, valid while that is.
+struct NodeView {
+  // Implicit: either passes where a view is asked for.
+  NodeView(const api::Node& node)
+      : name(node.metadata.name),
+        labels(node.metadata.labels),
+        taints(node.spec.taints),
+        unschedulable(node.spec.unschedulable) {}
+  NodeView(const NodeRecord& node)
+      : name(node.name),
+        labels(node.labels),
+        taints(node.taints),
+        unschedulable(node.unschedulable) {}
+  const std::string& name;
+  const api::StringMap& labels;
+  const api::List<api::Taint>& taints;
+  bool unschedulable;
+};
 
 // A pod's effective requests: the sum over containers, raised to the largest
 // init container (milli-units for cpu, plain units for everything else).
@@ -62,7 +83,7 @@ inline constexpr const char* kReasonUnschedulable = "node(s) were unschedulable"
 inline constexpr const char* kReasonTaints = "node(s) had untolerated taint(s)";
 inline constexpr const char* kReasonTooManyPods = "Too many pods";
 
-bool MatchesNodeSelector(const api::NodeSelector& selector, const api::Node& node);
+bool MatchesNodeSelector(const api::NodeSelector& selector, NodeView node);
 
 // core/v1 Toleration.ToleratesTaint: empty effect matches every effect, empty
 // key with Exists every key, Equal (or empty) compares values; Gt and Lt
@@ -71,8 +92,7 @@ bool ToleratesTaint(const api::Toleration& toleration, const api::Taint& taint);
 
 // The first NoSchedule/NoExecute taint of `node` that no toleration
 // tolerates, or nullptr.
-const api::Taint* UntoleratedTaint(const api::Node& node,
-                                   const api::List<api::Toleration>& tolerations);
+const api::Taint* UntoleratedTaint(NodeView node, const api::List<api::Toleration>& tolerations);
 
 // A node's verdict from the filters before DynamicResources.
 struct NodeFilterStatus {
@@ -91,7 +111,7 @@ struct NodeFilterStatus {
 // that rejects the node. Resources in `dra_resources` (extended resources a
 // DeviceClass maps) are left to DRA on nodes without allocatable for them, as
 // NodeResourcesFit does.
-NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, const api::Node& node,
+NodeFilterStatus FilterNode(const api::Pod& pod, const PodRequests& requests, NodeView node,
                             const NodeCapacity& capacity, const NodeUsage& usage,
                             const std::set<std::string>& dra_resources);
 

@@ -26,7 +26,7 @@ constexpr const char* kPreemptionNotSimulated =
 std::string Scheduler::Impl::FitError(std::size_t index, const FilterPass& pass, const Cycle& cycle,
                                       bool& requeue) {
   PodRecord& rec = pods[index];
-  const std::size_t n = cluster.nodes.size();
+  const std::size_t n = nodes.size();
   const std::size_t evaluated = pass.evaluated;
   std::vector<std::size_t> order(evaluated);
   for (std::size_t pos = 0; pos < evaluated; ++pos) order[pos] = (pass.start + pos) % n;
@@ -39,16 +39,16 @@ std::string Scheduler::Impl::FitError(std::size_t index, const FilterPass& pass,
     if (r.dra_failed && first_dra_failure == order.size()) first_dra_failure = pos;
     unavailable.insert(r.unavailable.begin(), r.unavailable.end());
   }
-  std::string message = NodesAvailableMessage(cluster.nodes.size(), histogram);
+  std::string message = NodesAvailableMessage(nodes.size(), histogram);
 
   if (options.explain && explaining == nullptr && first_dra_failure < order.size()) {
     allocator::AllocateOptions explain_options;
     explain_options.max_steps = options.max_steps;
     explain_options.explain = true;
-    allocator::AllocateResult ar = alloc->Allocate(cluster.nodes[order[first_dra_failure]],
+    allocator::AllocateResult ar = alloc->Allocate(nodes[order[first_dra_failure]].ref(),
                                                    cycle.alloc_claims, *in_use, explain_options);
     if (ar.outcome == allocator::Outcome::kUnschedulable) {
-      ar.explanation.node = cluster.nodes[order[first_dra_failure]].metadata.name;
+      ar.explanation.node = nodes[order[first_dra_failure]].name;
       rec.explanation = std::move(ar.explanation);
     }
   }
@@ -97,19 +97,19 @@ std::string Scheduler::Impl::PreemptionMessage(const api::Pod& pod,
       ++histogram[kNoPreemptionVictims];
     }
   }
-  if (evaluated < cluster.nodes.size()) {
-    histogram[kPreemptionNotHelpful] += static_cast<int>(cluster.nodes.size() - evaluated);
+  if (evaluated < nodes.size()) {
+    histogram[kPreemptionNotHelpful] += static_cast<int>(nodes.size() - evaluated);
   }
-  return "preemption: " + NodesAvailableMessage(cluster.nodes.size(), histogram);
+  return "preemption: " + NodesAvailableMessage(nodes.size(), histogram);
 }
 
 // A PreFilter rejection: the message of the plugin, then PostFilter's,
 // which finds every node unresolvable.
 std::string Scheduler::Impl::PreFilterMessage(const std::string& problem) const {
-  std::map<std::string, int> all{{kPreemptionNotHelpful, static_cast<int>(cluster.nodes.size())}};
-  std::string n = std::to_string(cluster.nodes.size());
+  std::map<std::string, int> all{{kPreemptionNotHelpful, static_cast<int>(nodes.size())}};
+  std::string n = std::to_string(nodes.size());
   return "0/" + n + " nodes are available: " + problem +
-         ". preemption: " + NodesAvailableMessage(cluster.nodes.size(), all);
+         ". preemption: " + NodesAvailableMessage(nodes.size(), all);
 }
 
 }  // namespace dra::scheduler

@@ -136,18 +136,26 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
   // The slices pass through here once on their way into the allocator's
   // index, the only copy the scheduler keeps: their NoExecute taints are
   // noted, and the nodes they name that the cluster lacks are added.
-  // The node index, made first, is what says which nodes exist (a set of
+  // The nodes become records first, so that the Nodes are freed before the
+  // index is built. The node index is what says which nodes exist (a set of
   // their names beside it would be freed as holes among the index's memory).
-  node_index.reserve(cluster.nodes.size());
-  for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
-    node_index.emplace(cluster.nodes[i].metadata.name, i);
+  const std::size_t node_count = cluster.nodes.size() + cluster.more_nodes.count;
+  nodes.reserve(node_count);
+  node_info.reserve(node_count);
+  node_index.reserve(node_count);
+  for (api::Node& n : cluster.nodes) TakeNode(n);
+  cluster.nodes = {};
+  if (cluster.more_nodes.next) {
+    for (api::Node n; cluster.more_nodes.next(n); n = {}) TakeNode(n);
+    cluster.more_nodes = {};
   }
   auto note = [this](const api::ResourceSlice& slice) {
     const std::optional<std::string>& node = slice.spec.node_name;
     if (node && !node->empty() && !node_index.contains(*node)) {
       std::unordered_set<std::string> known;
       AddMissingNode(cluster, slice, known);
-      node_index.emplace(*node, cluster.nodes.size() - 1);
+      TakeNode(cluster.nodes.back());
+      cluster.nodes.clear();
     }
     for (const api::Device& d : slice.spec.devices) {
       for (const api::DeviceTaint& t : d.taints) {
@@ -175,15 +183,6 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
   snapshot.keep_node_pools = options.keep_node_pools;
   alloc = std::make_unique<allocator::Allocator>(std::move(snapshot));
 
-  node_info.reserve(cluster.nodes.size());
-  for (api::Node& n : cluster.nodes) {
-    node_index[n.metadata.name] = node_info.size();  // the last of equal names, as before
-    node_info.push_back({CapacityOf(n), {}, {}});
-    // NodeResourcesFit reads node_info from here on, and the status maps
-    // are most of a Node's memory; nothing else reads them.
-    n.status.capacity.clear();
-    n.status.allocatable.clear();
-  }
   for (const api::DeviceClass& dc : cluster.classes) class_names.insert(dc.metadata.name);
   if (options.extended_resources) MapExtendedResources();
   for (const api::ResourceClaimTemplate& t : cluster.templates) templates[Key(t.metadata)] = &t;
@@ -191,10 +190,17 @@ Scheduler::Impl::Impl(Cluster c, SchedulerOptions o)
 
   TakeClaims();
   TakePods();
-  node_results.resize(cluster.nodes.size());
-  memo = FilterMemo(cluster.nodes.size());
-  visible_pools.resize(cluster.nodes.size());
-  visible_pools_known.resize(cluster.nodes.size(), 0);
+  node_results.resize(nodes.size());
+  memo = FilterMemo(nodes.size());
+  visible_pools.resize(nodes.size());
+  visible_pools_known.resize(nodes.size(), 0);
+}
+
+void Scheduler::Impl::TakeNode(api::Node& node) {
+  node_index[node.metadata.name] = nodes.size();  // the last of equal names
+  node_info.push_back({CapacityOf(node), {}, {}});
+  nodes.push_back({std::move(node.metadata.name), std::move(node.metadata.labels),
+                   std::move(node.spec.taints), node.spec.unschedulable});
 }
 
 void Scheduler::Impl::TakeClaims() {
@@ -395,7 +401,7 @@ const api::ResourceClaim* Scheduler::FindClaim(const std::string& namespace_,
   return it == impl_->claims.end() ? nullptr : &it->second;
 }
 
-const std::vector<api::Node>& Scheduler::nodes() const { return impl_->cluster.nodes; }
+const std::vector<NodeRecord>& Scheduler::nodes() const { return impl_->nodes; }
 const Cluster& Scheduler::cluster() const { return impl_->cluster; }
 const SchedulerStats& Scheduler::stats() const { return impl_->stats; }
 const allocator::Allocator& Scheduler::allocator() const { return *impl_->alloc; }

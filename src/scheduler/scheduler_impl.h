@@ -146,7 +146,11 @@ struct Scheduler::Impl {
 
   // ---- State -----------------------------------------------------------------
   SchedulerOptions options;
-  Cluster cluster;  // nodes, classes, slices, rules (pods and claims moved out)
+  // Classes, rules and warnings; its nodes, slices, pods and claims are
+  // moved out (into `nodes`, the allocator's index and the records below).
+  Cluster cluster;
+  // Node i is nodes[i], with NodeResourcesFit's view of it in node_info[i].
+  std::vector<NodeRecord> nodes;
   std::vector<NodeInfo> node_info;
   std::unordered_map<std::string, std::size_t> node_index;
   std::set<std::string> class_names;
@@ -201,6 +205,9 @@ struct Scheduler::Impl {
   Impl(Cluster c, SchedulerOptions o);
 
   // ---- Pods entering (scheduler.cc) ------------------------------------------
+  // Appends `node` (its fields moved out) as the next of `nodes`, with its
+  // node_info and node_index entry.
+  void TakeNode(api::Node& node);
   // The constructor's last steps: the cluster's claims and held allocations
   // move in, then its pods and settled pods (Cluster says what each is).
   void TakeClaims();

@@ -48,7 +48,7 @@ void Scheduler::Impl::Attempt(std::size_t index) {
     allocator::AllocateOptions allocate_options;
     allocate_options.max_steps = options.max_steps;
     allocator::AllocateResult ar =
-        alloc->Allocate(cluster.nodes[chosen], claims_here, *in_use, allocate_options);
+        alloc->Allocate(nodes[chosen].ref(), claims_here, *in_use, allocate_options);
     if (ar.outcome != allocator::Outcome::kAllocated) {
       // Only result building can fail where the feasibility check passed.
       return MarkPending(index, "running \"DynamicResources\" filter plugin: " + ar.error);
@@ -81,7 +81,7 @@ std::optional<std::string> Scheduler::Impl::PreFilter(const PodRecord& rec, Cycl
   cycle.alloc_claims.reserve(cycle.to_allocate.size());
   for (std::size_t i : cycle.to_allocate) cycle.alloc_claims.push_back(*cycle.resolved[i].claim);
 
-  if (cluster.nodes.empty()) return "0/0 nodes are available: no nodes in the cluster.";
+  if (nodes.empty()) return "0/0 nodes are available: no nodes in the cluster.";
   cycle.requests = RequestsOf(rec.pod);
   cycle.demands = ExtendedDemands(rec.pod);
   if (!cycle.demands.empty()) {

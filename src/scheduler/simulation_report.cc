@@ -201,9 +201,8 @@ void CountClaimUse(const Scheduler& scheduler, UtilizationIndex& index, Utilizat
 Utilization ComputeUtilization(const Scheduler& scheduler,
                                const std::vector<api::ResourceSlice>& slices) {
   Utilization u;
-  const Cluster& cluster = scheduler.cluster();
   std::map<std::string, NodeUtilization> nodes;
-  for (const api::Node& n : cluster.nodes) nodes[n.metadata.name].name = n.metadata.name;
+  for (const NodeRecord& n : scheduler.nodes()) nodes[n.name].name = n.name;
   UtilizationIndex index;
   IndexPartitions(slices, index, u);
   IndexDevices(slices, index, u);
@@ -220,7 +219,7 @@ Utilization ComputeUtilization(const Scheduler& scheduler,
   for (const PodRecord& p : scheduler.pods()) {
     if (p.state == PodState::kBound && !p.deleted) ++nodes[p.node].pods;
   }
-  for (const api::Node& n : cluster.nodes) u.nodes.push_back(nodes[n.metadata.name]);
+  for (const NodeRecord& n : scheduler.nodes()) u.nodes.push_back(nodes[n.name]);
   return u;
 }
 

@@ -801,7 +801,7 @@ status:
                     r.reason + " " +
                     (r.explanation ? allocator::ExplanationText(*r.explanation) : ""));
     }
-    for (const api::Node& n : s.nodes()) out.push_back("node " + n.metadata.name);
+    for (const NodeRecord& n : s.nodes()) out.push_back("node " + n.name);
     for (const std::string& w : s.cluster().warnings) out.push_back("warning " + w);
     for (const std::string& e : s.EvictTaintedPods(1'900'000'000)) out.push_back("evicted " + e);
     return out;
@@ -829,6 +829,110 @@ status:
   Scheduler streamed(std::move(c), Options());
   EXPECT_EQ(calls, 4);  // three slices and the end
   EXPECT_EQ(outcome(streamed), expected);
+}
+
+// Cluster::more_nodes: nodes decoded one at a time, after any given at once,
+// filter, allocate and explain as the same nodes given at once do: their
+// labels (a pod's node selector, a slice's node selector), taints,
+// unschedulable and allocatable all still decide, and a node that only a
+// slice names is still added after them.
+TEST(SchedulerTest, StreamedNodesScheduleAsNodesGivenAtOnce) {
+  std::string y = GpuNode("n1", 1, "    zone: a\n") + GpuNode("n2", 2, "    zone: b\n") +
+                  GpuNode("n3", 1, "    zone: b\n") + GpuNode("n4", 2, "    zone: b\n") +
+                  kClassAndTemplate;
+  // n2 is tainted, n3 cordoned, n4 too small for the cpu the pods ask.
+  auto edit = [&y](const std::string& after, const std::string& insert) {
+    const std::size_t at = y.find(after);
+    ASSERT_NE(at, std::string::npos) << after;
+    y.insert(at + after.size(), insert);
+  };
+  edit("name: n2\n  labels:\n    kubernetes.io/hostname: n2\n    zone: b\n",
+       "spec:\n  taints:\n  - {key: dedicated, value: infer, effect: NoSchedule}\n");
+  edit("name: n3\n  labels:\n    kubernetes.io/hostname: n3\n    zone: b\n",
+       "spec:\n  unschedulable: true\n");
+  const std::size_t n4 = y.find("name: n4\n");
+  ASSERT_NE(n4, std::string::npos);
+  y.replace(y.find("cpu: \"4\"", n4), 8, "cpu: \"1\"");
+  // Devices that only zone b reaches, published without a node.
+  y += R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: zone-b-gpus
+spec:
+  driver: gpu.example.com
+  pool: {name: zone-b, generation: 1, resourceSliceCount: 1}
+  nodeSelector:
+    nodeSelectorTerms:
+    - matchExpressions:
+      - {key: zone, operator: In, values: [b]}
+  devices:
+  - name: gpu-0
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: ghost-gpus
+spec:
+  driver: gpu.example.com
+  pool: {name: ghost, generation: 1, resourceSliceCount: 1}
+  nodeName: ghost
+  devices:
+  - name: gpu-0
+---
+)";
+  const std::string wants_cpu = "    resources:\n      requests:\n        cpu: \"2\"\n";
+  const std::string in_zone_b = "  nodeSelector:\n    zone: b\n";
+  for (int p = 0; p < 4; ++p) {
+    y += "apiVersion: v1\nkind: Pod\nmetadata:\n  name: b" + std::to_string(p) + "\nspec:\n" +
+         in_zone_b + "  containers:\n  - name: c\n    image: x\n" + wants_cpu +
+         "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: one-gpu\n---\n";
+  }
+  y += TemplatePod("anywhere");
+  auto outcome = [](Scheduler& s) {
+    s.Run();
+    std::vector<std::string> out;
+    for (const PodRecord& r : s.pods()) {
+      out.push_back(r.pod.metadata.name + " " + PodStateName(r.state) + " " + r.node + " " +
+                    r.reason + " " +
+                    (r.explanation ? allocator::ExplanationText(*r.explanation) : ""));
+    }
+    for (const NodeRecord& n : s.nodes()) out.push_back("node " + n.name);
+    for (const std::string& w : s.cluster().warnings) out.push_back("warning " + w);
+    return out;
+  };
+  Scheduler whole(Parse(y), Options());
+  const std::vector<std::string> expected = outcome(whole);
+  // Not a trivial cluster: of the zone-b pods, n2 (tainted), n3 (cordoned)
+  // and n4 (cpu) turn every node away, and the missing node comes last.
+  ASSERT_EQ(expected.size(), 5u + 5u + 1u);
+  EXPECT_THAT(expected[0], ::testing::StartsWith("b0 Pending  0/5 nodes are available: "));
+  EXPECT_THAT(expected[0], ::testing::HasSubstr("1 Insufficient cpu"));
+  EXPECT_THAT(expected[0], ::testing::HasSubstr("1 node(s) had untolerated taint(s)"));
+  EXPECT_THAT(expected[0], ::testing::HasSubstr("1 node(s) were unschedulable"));
+  EXPECT_THAT(expected[4], ::testing::StartsWith("anywhere Bound "));
+  EXPECT_EQ(expected[9], "node ghost");
+
+  const std::size_t node_count = Parse(y).nodes.size();
+  ASSERT_EQ(node_count, 4u);
+  for (std::size_t given = 0; given <= node_count; ++given) {
+    SCOPED_TRACE("nodes given at once: " + std::to_string(given));
+    Cluster c = Parse(y);
+    auto nodes = std::make_shared<std::vector<api::Node>>(
+        std::make_move_iterator(c.nodes.begin() + static_cast<std::ptrdiff_t>(given)),
+        std::make_move_iterator(c.nodes.end()));
+    c.nodes.resize(given);
+    int calls = 0;
+    c.more_nodes.count = nodes->size();
+    c.more_nodes.next = [nodes, &calls, next = std::size_t{0}](api::Node& out) mutable {
+      ++calls;
+      if (next == nodes->size()) return false;
+      out = std::move((*nodes)[next++]);
+      return true;
+    };
+    Scheduler streamed(std::move(c), Options());
+    EXPECT_EQ(calls, static_cast<int>(node_count - given) + 1);
+    EXPECT_EQ(outcome(streamed), expected);
+  }
 }
 
 // Cluster::more_claims and more_pods: claims and pods decoded one at a time,

@@ -31,6 +31,9 @@ struct MoreObjects {
 
 struct Cluster {
   std::vector<api::Node> nodes;
+  // More nodes, after `nodes`: the Scheduler keeps a NodeRecord of each as
+  // it reads it, so that the Nodes are never all held at once.
+  MoreObjects<api::Node> more_nodes;
   // In the order they were read; the scheduler orders them by creation time.
   std::vector<api::Pod> pods;
   // More pods, after `pods` in input order.
