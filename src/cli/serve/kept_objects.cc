@@ -251,7 +251,14 @@ scheduler::Cluster Unpack(const KeptCluster& kept, const UnpackOptions& options)
   c.duplicate_claims = kept.duplicate_claims;
   c.duplicate_templates = kept.duplicate_templates;
   const bool sort = !kept.in_input_order;
-  if (options.nodes) UnpackInto(kept.nodes, sort, c.nodes, c.warnings);
+  if (options.nodes && options.stream) {
+    std::vector<KeptPtr> nodes = kept.nodes;
+    // Cluster-scoped: by name, which is the summary.
+    if (sort) nodes = SortedBy(nodes, Summary);
+    c.more_nodes = StreamOf<api::Node>(std::move(nodes));
+  } else if (options.nodes) {
+    UnpackInto(kept.nodes, sort, c.nodes, c.warnings);
+  }
   const bool settle = options.stream && options.settle;
   std::vector<KeptPtr> claims = options.claims ? kept.claims : std::vector<KeptPtr>();
   std::vector<KeptPtr> pods;

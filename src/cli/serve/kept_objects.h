@@ -87,11 +87,11 @@ struct UnpackOptions {
   bool slices = true;
   bool claims = true;
   bool nodes = true;
-  // The slices and claims unpacked are decoded only as a Scheduler made
-  // from the cluster asks for them (its more_slices and more_claims), one at
-  // a time and in the order Unpack gives, so that a cluster never holds
-  // them all decoded; the cluster holds references to the kept objects
-  // until then.
+  // The nodes, slices and claims unpacked are decoded only as a Scheduler
+  // made from the cluster asks for them (its more_nodes, more_slices and
+  // more_claims), one at a time and in the order Unpack gives, so that a
+  // cluster never holds them all decoded; the cluster holds references to
+  // the kept objects until then.
   bool stream = false;
   // With `stream`: only the pods not bound and the claims they name are
   // given whole; the bound pods stream as the cluster's settled_pods, the
