@@ -207,6 +207,37 @@ grep -q '^dra_device_state{driver="gpu.example.com",pool="node-2",node="node-2",
 kill -TERM "$pid"
 wait "$pid" || fail "stop with streams open"
 
+# A GPU shared through consumable capacity (tests/data/serve/shared_gpu.yaml):
+# what its allocations consume, worked out by hand: 20Gi + 10Gi for the two
+# results of one claim, 30Gi for the other; the admin-access result
+# consumes nothing. Its three claims and the one pod that reserves one.
+start shared -f tests/data/serve/shared_gpu.yaml || exit 1
+get /metrics > "$tmp/shared-metrics.txt"
+get '/api/devices?node=node-1' > "$tmp/shared-devices.json"
+kill -TERM "$pid"
+wait "$pid" || fail "stop the shared GPU's server"
+python3 - "$tmp" <<'PY' || fail "a GPU shared through consumable capacity"
+import json, sys
+d = sys.argv[1]
+series = {}
+for line in open(f"{d}/shared-metrics.txt"):
+    if line.startswith("dra_consumable_capacity") or line.startswith("dra_devices{"):
+        name, value = line.rsplit(" ", 1)
+        series[name] = float(value)
+labels = 'driver="gpu.example.com",pool="node-1",node="node-1",capacity="memory"'
+assert series[f"dra_consumable_capacity{{{labels}}}"] == 80 * 2**30, series
+assert series[f"dra_consumable_capacity_consumed{{{labels}}}"] == 60 * 2**30, series
+pool = 'driver="gpu.example.com",pool="node-1",node="node-1"'
+assert series[f'dra_devices{{{pool},state="allocated"}}'] == 1, series
+assert series[f'dra_devices{{{pool},state="free"}}'] == 1, series
+gpu = json.load(open(f"{d}/shared-devices.json"))["devices"][0]
+assert (gpu["name"], gpu["state"], gpu["shared"]) == ("gpu-0", "allocated", True), gpu
+assert gpu["capacity"] == [{"name": "memory", "total": "80Gi", "consumed": "60Gi",
+                            "totalValue": 80 * 2**30, "consumedValue": 60 * 2**30}], gpu
+assert gpu["claims"] == ["default/one-share", "default/two-shares", "gpu-admins/monitor"], gpu
+assert gpu["pods"] == ["default/trainer"], gpu
+PY
+
 # Bad flags and input: a clear message, a non-zero exit, nothing served.
 "$dra" serve --listen nonsense -f tests/data/serve/cluster.yaml > /dev/null 2> "$tmp/e1"
 rc=$?
