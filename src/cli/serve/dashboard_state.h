@@ -179,12 +179,16 @@ struct DashboardState {
 // waiting pods included, with the explanations of `explained` (an earlier
 // ExplainWaiting) for the pods it has; a pod it lacks has stage
 // "unexplained" until the next ExplainWaiting. Messages are the pods' own.
-// `expected_devices` (the previous state's count) is reserved at once: cells
-// that grow by doubling and are then shrunk held up to 2.6 times their size
-// (5 MiB on 40,000 devices) at the state's peak.
+// `expected` (the previous state's sizes) is reserved at once: parts that
+// grow by doubling and are then shrunk held up to 2.6 times their size at
+// the state's peak (the cells alone 5 MiB on 40,000 devices).
+struct StateSizes {
+  std::size_t devices = 0, refs = 0, pod_devices = 0, texts = 0, text_bytes = 0;
+};
+StateSizes SizesOf(const DashboardState& state);
 DashboardState ComputeState(const SourceSnapshot& snapshot,
                             const std::vector<PendingPod>& explained,
-                            std::size_t expected_devices = 0);
+                            const StateSizes& expected = {});
 
 // The slow part: the waiting pods of `cluster` tried as kube-scheduler would
 // try them now (dra's scheduler over the same objects), each with the stage

@@ -104,12 +104,12 @@ void ComputeLoop(serve::ClusterSource& source, serve::StatePublisher& states,
     serve::SourceSnapshot snapshot = source.Snapshot();
     std::shared_ptr<const serve::Explained> explained =
         explainer != nullptr ? explainer->Latest() : nullptr;
-    std::size_t devices = 0;
+    serve::StateSizes sizes;
     if (std::shared_ptr<const serve::DashboardState> last = states.Current()) {
-      devices = last->devices.size();
+      sizes = serve::SizesOf(*last);
     }
     serve::DashboardState state =
-        serve::ComputeState(snapshot, explained != nullptr ? explained->pods : fixed, devices);
+        serve::ComputeState(snapshot, explained != nullptr ? explained->pods : fixed, sizes);
     state.pending_seconds = explained != nullptr ? explained->seconds : fixed_seconds;
     state.origin = source.Origin();
     durations.Observe({}, state.compute_seconds);

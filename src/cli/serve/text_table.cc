@@ -15,8 +15,10 @@ std::size_t TextTable::SlotOf(std::string_view text) const {
   }
 }
 
-void TextTable::Grow() {
-  std::vector<Id> old(index_.size() * 2, kNoSlot);
+void TextTable::Grow() { Rehash(index_.size() * 2); }
+
+void TextTable::Rehash(std::size_t slots) {
+  std::vector<Id> old(slots, kNoSlot);
   old.swap(index_);
   for (Id id : old) {
     if (id != kNoSlot) index_[SlotOf((*this)[id])] = id;
@@ -36,6 +38,17 @@ TextTable::Id TextTable::Intern(std::string_view text) {
   index_[slot] = id;
   if (2 * (size() + 1) > index_.size()) Grow();
   return id;
+}
+
+void TextTable::Reserve(std::size_t texts, std::size_t bytes) {
+  if (index_.empty()) throw std::logic_error("TextTable: Reserve after Seal");
+  text_.reserve(bytes);
+  starts_.reserve(texts + 1);
+  // The size Intern's growth would reach for `texts`: at most half full
+  // with one more to come.
+  std::size_t slots = index_.size();
+  while (2 * (texts + 1) > slots) slots *= 2;
+  if (slots > index_.size()) Rehash(slots);
 }
 
 void TextTable::Seal() {

@@ -25,6 +25,10 @@ class TextTable {
     return std::string_view(text_).substr(starts_[id], starts_[id + 1] - starts_[id]);
   }
   std::size_t size() const { return starts_.size() - 1; }
+  // Makes room for `texts` texts of `bytes` bytes in all, so that a table
+  // that reaches them grows neither its text nor its index on the way.
+  void Reserve(std::size_t texts, std::size_t bytes);
+  std::size_t bytes() const { return text_.size(); }
   // Frees the lookup index and spare capacity; Intern must not follow.
   void Seal();
 
@@ -33,6 +37,8 @@ class TextTable {
   // The slot of `text` in index_, or the free slot where it would go.
   std::size_t SlotOf(std::string_view text) const;
   void Grow();
+  // Makes the index `slots` in size (a power of two) with every id placed.
+  void Rehash(std::size_t slots);
 
   std::string text_;                   // every text, back to back
   std::vector<std::uint32_t> starts_;  // text i is [starts_[i], starts_[i + 1])
