@@ -754,25 +754,40 @@ TEST(SchedulerTest, ExplainPodNodeByNode) {
   EXPECT_EQ(missing.error(), "pods \"nosuch\" not found");
 }
 
+// A slice of one device on node "ghost", which no Node defines; `device`
+// adds to the device's fields.
+std::string GhostSlice(const std::string& device = "") {
+  return "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: ghost-gpus\n"
+         "spec:\n  driver: gpu.example.com\n"
+         "  pool: {name: ghost, generation: 1, resourceSliceCount: 1}\n  nodeName: ghost\n"
+         "  devices:\n  - name: gpu-0\n" +
+         device + "---\n";
+}
+
+// Runs the scheduler; then every pod's outcome (state, node, reason and
+// explanation), the nodes and the warnings.
+std::vector<std::string> RunOutcome(Scheduler& s) {
+  s.Run();
+  std::vector<std::string> out;
+  for (const PodRecord& r : s.pods()) {
+    out.push_back(r.pod.metadata.name + " " + PodStateName(r.state) + " " + r.node + " " +
+                  r.reason + " " +
+                  (r.explanation ? allocator::ExplanationText(*r.explanation) : ""));
+  }
+  for (const NodeRecord& n : s.nodes()) out.push_back("node " + n.name);
+  for (const std::string& w : s.cluster().warnings) out.push_back("warning " + w);
+  return out;
+}
+
 // Cluster::more_slices: slices decoded one at a time schedule, explain,
 // evict and add missing nodes as the same slices given at once do.
 TEST(SchedulerTest, StreamedSlicesScheduleAsSlicesGivenAtOnce) {
   std::string y = GpuNode("n1", 2) + GpuNode("n2", 1) + kClassAndTemplate;
   // A node that only a slice names, with a device tainted NoExecute.
+  y += GhostSlice(
+      "    taints:\n"
+      "    - {key: hot, effect: NoExecute, timeAdded: \"2027-01-15T08:00:00Z\"}\n");
   y += R"(apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata:
-  name: ghost-gpus
-spec:
-  driver: gpu.example.com
-  pool: {name: ghost, generation: 1, resourceSliceCount: 1}
-  nodeName: ghost
-  devices:
-  - name: gpu-0
-    taints:
-    - {key: hot, effect: NoExecute, timeAdded: "2027-01-15T08:00:00Z"}
----
-apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata:
   name: held
@@ -794,15 +809,7 @@ status:
   for (int p = 0; p < 5; ++p) y += TemplatePod("p" + std::to_string(p));
   // Every pod's outcome, then the nodes, the warnings and the evictions.
   auto outcome = [](Scheduler& s) {
-    s.Run();
-    std::vector<std::string> out;
-    for (const PodRecord& r : s.pods()) {
-      out.push_back(r.pod.metadata.name + " " + PodStateName(r.state) + " " + r.node + " " +
-                    r.reason + " " +
-                    (r.explanation ? allocator::ExplanationText(*r.explanation) : ""));
-    }
-    for (const NodeRecord& n : s.nodes()) out.push_back("node " + n.name);
-    for (const std::string& w : s.cluster().warnings) out.push_back("warning " + w);
+    std::vector<std::string> out = RunOutcome(s);
     for (const std::string& e : s.EvictTaintedPods(1'900'000'000)) out.push_back("evicted " + e);
     return out;
   };
@@ -868,18 +875,7 @@ spec:
   devices:
   - name: gpu-0
 ---
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata:
-  name: ghost-gpus
-spec:
-  driver: gpu.example.com
-  pool: {name: ghost, generation: 1, resourceSliceCount: 1}
-  nodeName: ghost
-  devices:
-  - name: gpu-0
----
-)";
+)" + GhostSlice();
   const std::string wants_cpu = "    resources:\n      requests:\n        cpu: \"2\"\n";
   const std::string in_zone_b = "  nodeSelector:\n    zone: b\n";
   for (int p = 0; p < 4; ++p) {
@@ -888,20 +884,8 @@ spec:
          "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: one-gpu\n---\n";
   }
   y += TemplatePod("anywhere");
-  auto outcome = [](Scheduler& s) {
-    s.Run();
-    std::vector<std::string> out;
-    for (const PodRecord& r : s.pods()) {
-      out.push_back(r.pod.metadata.name + " " + PodStateName(r.state) + " " + r.node + " " +
-                    r.reason + " " +
-                    (r.explanation ? allocator::ExplanationText(*r.explanation) : ""));
-    }
-    for (const NodeRecord& n : s.nodes()) out.push_back("node " + n.name);
-    for (const std::string& w : s.cluster().warnings) out.push_back("warning " + w);
-    return out;
-  };
   Scheduler whole(Parse(y), Options());
-  const std::vector<std::string> expected = outcome(whole);
+  const std::vector<std::string> expected = RunOutcome(whole);
   // Not a trivial cluster: of the zone-b pods, n2 (tainted), n3 (cordoned)
   // and n4 (cpu) turn every node away, and the missing node comes last.
   ASSERT_EQ(expected.size(), 5u + 5u + 1u);
@@ -931,7 +915,7 @@ spec:
     };
     Scheduler streamed(std::move(c), Options());
     EXPECT_EQ(calls, static_cast<int>(node_count - given) + 1);
-    EXPECT_EQ(outcome(streamed), expected);
+    EXPECT_EQ(RunOutcome(streamed), expected);
   }
 }
 
