@@ -7,7 +7,7 @@ namespace dra::allocator {
 std::shared_ptr<const NodePools> NodePoolsCache::Get(NodeRef node) {
   if (keep_) {
     ReaderLock lock(mu_);
-    auto it = nodes_.find(std::string(node.name()));
+    auto it = nodes_.find(node.name());
     if (it != nodes_.end() && it->second->labels == node.labels()) return it->second;
   }
   auto fresh = std::make_shared<NodePools>();

@@ -10,9 +10,12 @@
 // which must outlive both the cache and every NodePools it handed out.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "allocator/claim_plan.h"
@@ -40,7 +43,15 @@ class NodePoolsCache {
   const Inventory& inventory_;
   const bool keep_;
   mutable SharedMutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const NodePools>> nodes_ DRA_GUARDED_BY(mu_);
+  // Found by the NodeRef's name without making a string of it.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const {
+      return std::hash<std::string_view>{}(name);
+    }
+  };
+  std::unordered_map<std::string, std::shared_ptr<const NodePools>, NameHash, std::equal_to<>>
+      nodes_ DRA_GUARDED_BY(mu_);
 };
 
 }  // namespace dra::allocator

@@ -86,11 +86,12 @@ namespace internal {
 struct Notification {
   enum class Kind : std::uint8_t { kAdd, kUpdate, kDelete, kError, kSynced };
   Kind kind;
+  bool flag = false;  // kAdd: in initial list; kDelete: final state unknown
   ErasedObject old_obj;
   ErasedObject obj;
-  bool flag = false;                // kAdd: in initial list; kDelete: final state unknown
   std::unique_ptr<ApiError> error;  // kError only
 };
+static_assert(sizeof(Notification) <= 48);
 
 struct InformerCore::State {
   std::shared_ptr<ListerWatcher> source;
@@ -140,7 +141,7 @@ struct InformerCore::State {
     cv.NotifyAll();
   }
   void Report(ApiError e) {
-    Notification n{Notification::Kind::kError, nullptr, nullptr, false,
+    Notification n{Notification::Kind::kError, false, nullptr, nullptr,
                    std::make_unique<ApiError>(std::move(e))};
     Push(std::move(n));
   }
@@ -378,20 +379,20 @@ void InformerCore::State::Replace(Keyed&& fresh, bool initial, std::string rv, b
       }
       ErasedObject known = next.Put(key, obj);  // an earlier entry of the same key
       if (old != nullptr) {
-        out.push_back({Notification::Kind::kUpdate, *old, obj, false, {}});
+        out.push_back({Notification::Kind::kUpdate, false, *old, obj, {}});
       } else if (known != nullptr) {
-        out.push_back({Notification::Kind::kUpdate, std::move(known), obj, false, {}});
+        out.push_back({Notification::Kind::kUpdate, false, std::move(known), obj, {}});
       } else {
-        out.push_back({Notification::Kind::kAdd, nullptr, obj, initial, {}});
+        out.push_back({Notification::Kind::kAdd, initial, nullptr, obj, {}});
       }
     }
     cache.ForEach([&](std::string_view key, const ErasedObject& obj) {
       if (next.Find(key) == nullptr)
-        out.push_back({Notification::Kind::kDelete, nullptr, obj, true, {}});
+        out.push_back({Notification::Kind::kDelete, true, nullptr, obj, {}});
     });
     index.swap(next_index);
   }
-  if (initial) out.push_back({Notification::Kind::kSynced, nullptr, nullptr, false, {}});
+  if (initial) out.push_back({Notification::Kind::kSynced, false, nullptr, nullptr, {}});
   {
     MutexLock lock(mu);
     last_rv_unavailable = false;
@@ -417,21 +418,21 @@ bool InformerCore::State::HandleEvent(WatchEvent&& event) {
     return true;
   }
   ErasedObject obj = Transform(std::move(event.object), key);
-  Notification n{Notification::Kind::kAdd, nullptr, nullptr, false, {}};
+  Notification n{Notification::Kind::kAdd, false, nullptr, nullptr, {}};
   {
     WriterLock lock(cache_mu);
     KeyedObjects& cache = *index;
     if (event.type == "DELETED") {
       ErasedObject old = cache.Erase(key);
       if (old == nullptr) return true;  // never known: nothing to tell
-      n = {Notification::Kind::kDelete, nullptr, obj != nullptr ? obj : std::move(old), false, {}};
+      n = {Notification::Kind::kDelete, false, nullptr, obj != nullptr ? obj : std::move(old), {}};
     } else {
       if (obj == nullptr) return true;
       ErasedObject old = cache.Put(key, obj);
       if (old != nullptr) {
-        n = {Notification::Kind::kUpdate, std::move(old), obj, false, {}};
+        n = {Notification::Kind::kUpdate, false, std::move(old), obj, {}};
       } else {
-        n = {Notification::Kind::kAdd, nullptr, obj, false, {}};
+        n = {Notification::Kind::kAdd, false, nullptr, obj, {}};
       }
     }
   }

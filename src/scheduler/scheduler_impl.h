@@ -146,8 +146,9 @@ struct Scheduler::Impl {
 
   // ---- State -----------------------------------------------------------------
   SchedulerOptions options;
-  // Classes, rules and warnings; its nodes, slices, pods and claims are
-  // moved out (into `nodes`, the allocator's index and the records below).
+  // Classes, templates, rules and warnings; its nodes, slices, pods and
+  // claims are moved out (into `nodes`, the allocator's index and the
+  // records below).
   Cluster cluster;
   // Node i is nodes[i], with NodeResourcesFit's view of it in node_info[i].
   std::vector<NodeRecord> nodes;

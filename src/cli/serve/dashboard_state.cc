@@ -68,7 +68,9 @@ class FactIndex {
     std::uint32_t claim;   // into the kept claims
     std::uint32_t result;  // among the claim's results
   };
-  explicit FactIndex(const std::vector<KeptPtr>& claims) : claims_(claims) {
+  // A claim that does not parse is left out, with a warning in `warnings`.
+  FactIndex(const std::vector<KeptPtr>& claims, std::vector<std::string>& warnings)
+      : claims_(claims) {
     // Each result is a line of its own ("\nr ..."): counted, the array is
     // made once at its size.
     std::size_t results = 0;
@@ -81,9 +83,11 @@ class FactIndex {
     }
     refs_.reserve(results);
     for (std::size_t i = 0; i < claims.size(); ++i) {
-      // One that does not parse is reported by ComputeClaims.
       const Result<ClaimFacts> facts = ParseClaimFacts(Summary(*claims[i]));
-      if (!facts.ok()) continue;
+      if (!facts.ok()) {
+        warnings.push_back("a kept ResourceClaim: " + facts.error());
+        continue;
+      }
       for (std::size_t r = 0; r < facts->devices.size(); ++r) {
         const AllocatedDevice& d = facts->devices[r];
         refs_.push_back({d.driver, d.pool, d.device, static_cast<std::uint32_t>(i),
@@ -320,9 +324,8 @@ void ComputePool(const get::PoolSlices& pool, const std::vector<ClassMatcher>& c
 // `cluster` has every kind but slices; those are decoded a pool at a time,
 // so that only one pool's decoded devices exist at once.
 void ComputeDevices(const scheduler::Cluster& cluster, const KeptCluster& kept,
-                    DashboardState& out) {
+                    const FactIndex& allocations, DashboardState& out) {
   const std::vector<ClassMatcher> classes = CompileClasses(cluster, out);
-  const FactIndex allocations(kept.claims);
   get::TaintIndex taints(cluster.taint_rules);
   for (const auto& [key, pool_slices] : KeptPools(kept.slices)) {
     std::vector<api::ResourceSlice> decoded;
@@ -373,8 +376,8 @@ void ComputeNodes(const KeptCluster& kept, DashboardState& out) {
 }
 
 // Claims by state, and one join row per allocated device and reserving pod.
-// The claims are parsed one at a time; a claim that does not parse is a
-// warning.
+// The claims are parsed one at a time; one that does not parse is left out
+// (FactIndex has warned of it).
 void ComputeClaims(const std::vector<KeptPtr>& kept_claims, DashboardState& out) {
   // The node and uuid of each device, found by the texts of its name (made
   // from the table at each comparison: interning may move them).
@@ -396,10 +399,7 @@ void ComputeClaims(const std::vector<KeptPtr>& kept_claims, DashboardState& out)
   };
   for (const KeptPtr& k : kept_claims) {
     const Result<ClaimFacts> claim = ParseClaimFacts(Summary(*k));
-    if (!claim.ok()) {
-      out.warnings.push_back("a kept ResourceClaim: " + claim.error());
-      continue;
-    }
+    if (!claim.ok()) continue;
     ClaimCounts& counts = out.claims[std::string(claim->namespace_)];
     switch (claim->phase) {
       case ClaimPhase::kPending:
@@ -663,7 +663,12 @@ DashboardState ComputeState(const SourceSnapshot& snapshot,
   const scheduler::Cluster cluster = Unpack(snapshot.objects, unpack);
   out.warnings = snapshot.objects.warnings;
   out.warnings.insert(out.warnings.end(), cluster.warnings.begin(), cluster.warnings.end());
-  ComputeDevices(cluster, snapshot.objects, out);
+  {
+    // Its warnings (claims that do not parse) come before the devices'. It
+    // goes before the claims are counted.
+    const FactIndex allocations(snapshot.objects.claims, out.warnings);
+    ComputeDevices(cluster, snapshot.objects, allocations, out);
+  }
   ComputeNodes(snapshot.objects, out);
   out.devices_seconds = since(start);
   auto phase = std::chrono::steady_clock::now();
